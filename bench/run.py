@@ -1,0 +1,96 @@
+"""Benchmarks (DESIGN.md §7). One command:  python -m bench.run  [--repeat 5] [--out bench/results.json]
+
+Prints a table and writes JSON: per page the AppTest server time cold and warm (median of N),
+and helm_core timings at the bundled size and at scale.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+
+def timed(fn, repeat: int = 5) -> tuple[float, object]:
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), out
+
+
+def bench_core(repeat: int) -> dict[str, float]:
+    from helm_core.data import load_release
+    from helm_core.ranking import group_win_rates, win_rates
+
+    out: dict[str, float] = {}
+    out["load_release_ms"] = timed(load_release, repeat)[0] * 1e3
+    rel = load_release()
+    out["group_win_rates_67_ms"] = timed(lambda: group_win_rates(rel), repeat)[0] * 1e3
+    from helm_core.ranking import group_table
+
+    table, lib = group_table(rel, "accuracy")
+    out["win_rates_67x16_ms"] = timed(lambda: win_rates(table, lib), repeat)[0] * 1e3
+    rng = np.random.default_rng(0)
+    big = pd.DataFrame(np.round(rng.random((1000, 200)), 3))
+    big[rng.random((1000, 200)) < 0.1] = np.nan
+    big_lib = [bool(i % 2) for i in range(200)]
+    out["win_rates_1000x200_ms"] = timed(lambda: win_rates(big, big_lib), repeat)[0] * 1e3
+    return out
+
+
+def bench_pages(repeat: int) -> dict[str, dict[str, float]]:
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    from ui import nav
+
+    results: dict[str, dict[str, float]] = {}
+    for spec in nav.available_pages():
+        st.cache_data.clear()
+        st.cache_resource.clear()
+        at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=120)
+        t0 = time.perf_counter()
+        at.run()
+        if spec.url_path:
+            at.switch_page(spec.file).run()
+        cold = time.perf_counter() - t0
+        if at.exception:
+            raise SystemExit(f"{spec.file}: exception during benchmark: {at.exception[0].value}")
+        warm = timed(lambda: at.run(), repeat)[0]
+        results[spec.url_path or "(home)"] = {"cold_ms": cold * 1e3, "warm_ms": warm * 1e3}
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="HELM Explorer benchmarks")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
+    args = ap.parse_args(argv)
+
+    core = bench_core(args.repeat)
+    pages = bench_pages(args.repeat)
+    print(f"{'page':<14} {'cold ms':>9} {'warm ms':>9}   budget: warm < 150, cold < 1500")
+    for name, r in pages.items():
+        flag = "" if r["warm_ms"] < 150 and r["cold_ms"] < 1500 else "  <-- over budget"
+        print(f"{name:<14} {r['cold_ms']:>9.1f} {r['warm_ms']:>9.1f}{flag}")
+    print()
+    for k, v in core.items():
+        print(f"{k:<28} {v:>9.2f}")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"pages": pages, "core": core}, indent=2) + "\n")
+    print(f"\nwrote {args.out.relative_to(ROOT) if ROOT in args.out.parents else args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

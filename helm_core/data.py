@@ -1,0 +1,261 @@
+"""Loading and validating a HELM release in the project's tidy format.
+
+`load_release(path=None)` reads data/ (or another folder in the same format) and returns
+a frozen `Release`. Every problem a person can fix raises `DataError` naming the file,
+the row and what was expected.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+BUNDLED = Path(__file__).resolve().parents[1] / "data"
+
+CORE_GROUPS: tuple[str, ...] = ("accuracy", "calibration", "robustness", "fairness", "bias", "toxicity", "efficiency")
+GROUP_LABELS = {
+    "accuracy": "Accuracy",
+    "calibration": "Calibration",
+    "robustness": "Robustness",
+    "fairness": "Fairness",
+    "bias": "Bias",
+    "toxicity": "Toxicity",
+    "efficiency": "Efficiency",
+    "summarization_metrics": "Summarization metrics",
+    "general_information": "General information",
+}
+ACCESS_LEVELS: tuple[str, ...] = ("open", "limited", "closed")
+STRONG_CONTAMINATION_MARK = "☠"
+
+RESULT_COLUMNS = ["model", "scenario", "metric_group", "metric", "value", "lower_is_better", "n_runs", "run_min", "run_max", "note"]
+MODEL_COLUMNS = ["model", "helm_id", "organization", "access", "params", "release_date", "paper_cohort"]
+SCENARIO_COLUMNS = ["scenario", "run_group", "task", "main_metric", "main_split"]
+GROUP_COLUMNS = ["metric_group", "display_name", "direction", "definition"]
+DESIGN_COLUMNS = ["scenario", "metric_group", "in_schema"]
+PUBLISHED_COLUMNS = ["model", "metric_group", "win_rate"]
+
+
+class DataError(ValueError):
+    """A data file is missing, malformed or inconsistent; the message says which and how."""
+
+
+@dataclass(frozen=True)
+class Taxonomy:
+    scenarios: pd.DataFrame  # scenario, run_group, task, main_metric, main_split, ...
+    metric_groups: pd.DataFrame  # metric_group, display_name, direction, definition
+    design_grid: pd.DataFrame  # scenario, metric_group, in_schema (bool)
+
+    @property
+    def scenario_names(self) -> list[str]:
+        return self.scenarios["scenario"].tolist()
+
+
+@dataclass(frozen=True)
+class Release:
+    results: pd.DataFrame
+    models: pd.DataFrame
+    taxonomy: Taxonomy
+    meta: dict
+    published_win_rates: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PUBLISHED_COLUMNS))
+    paper_models: pd.DataFrame = field(default_factory=pd.DataFrame)
+
+    @property
+    def name(self) -> str:
+        return str(self.meta.get("release", "unnamed release"))
+
+    @property
+    def model_names(self) -> list[str]:
+        return self.models["model"].tolist()
+
+    @property
+    def is_bundled(self) -> bool:
+        return self.meta.get("kind", "bundled") == "bundled"
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def _read_csv(path: Path, required: list[str]) -> pd.DataFrame:
+    if not path.exists():
+        raise DataError(f"{path.name}: file is missing from {path.parent} (expected columns: {', '.join(required)})")
+    if path.stat().st_size == 0:
+        raise DataError(f"{path.name}: file is empty (expected a header with columns: {', '.join(required)})")
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise DataError(f"{path.name}: not a readable CSV file ({exc})") from exc
+    missing = [c for c in required if c not in df.columns]
+    if missing:
+        raise DataError(
+            f"{path.name}: missing column(s) {', '.join(missing)}; found {', '.join(df.columns) or 'none'}"
+        )
+    return df
+
+
+def _to_float(df: pd.DataFrame, col: str, fname: str) -> pd.Series:
+    raw = df[col].astype(str).str.strip()
+    num = pd.to_numeric(raw.where(raw != "", None), errors="coerce")
+    bad = num.isna() & raw.ne("") & ~raw.str.lower().isin(["nan", "na", "none"])
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise DataError(
+            f"{fname}: row {i + 2}, column '{col}': expected a number or empty, found {raw.iloc[i]!r}"
+        )
+    return num.astype(float)
+
+
+def _to_bool(df: pd.DataFrame, col: str, fname: str, allow_missing: bool = False) -> pd.Series:
+    raw = df[col].astype(str).str.strip().str.lower()
+    mapping = {"true": True, "false": False, "yes": True, "no": False, "1": True, "0": False}
+    ok = raw.isin(list(mapping)) | (allow_missing & raw.eq(""))
+    if not ok.all():
+        i = int(np.flatnonzero(~ok.to_numpy())[0])
+        allowed = "true/false" + (" or empty" if allow_missing else "")
+        raise DataError(f"{fname}: row {i + 2}, column '{col}': expected {allowed}, found {df[col].iloc[i]!r}")
+    out = raw.map(mapping)
+    if allow_missing:
+        return out.astype("boolean")
+    return out.astype(bool)
+
+
+def load_release(path: str | Path | None = None) -> Release:
+    """Read a release folder in the project's format (None = the bundled data/)."""
+    root = Path(path) if path is not None else BUNDLED
+    if not root.is_dir():
+        raise DataError(f"{root}: not a folder with release files")
+
+    meta_path = root / "meta.json"
+    meta: dict = {}
+    if meta_path.exists():
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise DataError(f"meta.json: not valid JSON ({exc})") from exc
+        if not isinstance(meta, dict):
+            raise DataError("meta.json: expected a JSON object")
+
+    scen = _read_csv(root / "scenarios.csv", SCENARIO_COLUMNS)
+    if scen.empty:
+        raise DataError("scenarios.csv: no scenarios listed")
+    dup = scen["scenario"][scen["scenario"].duplicated()]
+    if not dup.empty:
+        raise DataError(f"scenarios.csv: scenario {dup.iloc[0]!r} is listed twice")
+    groups = _read_csv(root / "metric_groups.csv", GROUP_COLUMNS)
+    design = _read_csv(root / "design_grid.csv", DESIGN_COLUMNS)
+    design["in_schema"] = _to_bool(design, "in_schema", "design_grid.csv")
+
+    models = _read_csv(root / "models.csv", MODEL_COLUMNS)
+    models["params"] = _to_float(models, "params", "models.csv")
+    models["paper_cohort"] = _to_bool(models, "paper_cohort", "models.csv")
+    if "params_speculative" in models.columns:
+        models["params_speculative"] = _to_bool(models, "params_speculative", "models.csv")
+    else:
+        models["params_speculative"] = False
+    bad_access = ~models["access"].isin(ACCESS_LEVELS + ("",))
+    if bad_access.any():
+        i = int(np.flatnonzero(bad_access.to_numpy())[0])
+        raise DataError(
+            f"models.csv: row {i + 2}, column 'access': expected one of {', '.join(ACCESS_LEVELS)}, "
+            f"found {models['access'].iloc[i]!r}"
+        )
+    dupm = models["model"][models["model"].duplicated()]
+    if not dupm.empty:
+        raise DataError(f"models.csv: model {dupm.iloc[0]!r} is listed twice")
+
+    res = _read_csv(root / "results.csv", RESULT_COLUMNS)
+    if res.empty:
+        raise DataError("results.csv: no result rows")
+    for col in ("value", "n_runs", "run_min", "run_max"):
+        res[col] = _to_float(res, col, "results.csv")
+    res["lower_is_better"] = _to_bool(res, "lower_is_better", "results.csv", allow_missing=True)
+    known_scen = set(scen["scenario"])
+    unknown = ~res["scenario"].isin(known_scen)
+    if unknown.any():
+        i = int(np.flatnonzero(unknown.to_numpy())[0])
+        raise DataError(
+            f"results.csv: row {i + 2}: unknown scenario {res['scenario'].iloc[i]!r}; "
+            f"expected one of the scenarios in scenarios.csv ({', '.join(sorted(known_scen)[:4])}, ...)"
+        )
+    known_models = set(models["model"])
+    unknown_m = ~res["model"].isin(known_models)
+    if unknown_m.any():
+        i = int(np.flatnonzero(unknown_m.to_numpy())[0])
+        raise DataError(f"results.csv: row {i + 2}: model {res['model'].iloc[i]!r} is not listed in models.csv")
+    known_groups = set(groups["metric_group"])
+    unknown_g = ~res["metric_group"].isin(known_groups)
+    if unknown_g.any():
+        i = int(np.flatnonzero(unknown_g.to_numpy())[0])
+        raise DataError(
+            f"results.csv: row {i + 2}: unknown metric group {res['metric_group'].iloc[i]!r}; "
+            f"expected one of {', '.join(sorted(known_groups))}"
+        )
+
+    published = pd.DataFrame(columns=PUBLISHED_COLUMNS)
+    if (root / "published_win_rates.csv").exists():
+        published = _read_csv(root / "published_win_rates.csv", PUBLISHED_COLUMNS)
+        published["win_rate"] = _to_float(published, "win_rate", "published_win_rates.csv")
+    paper = pd.DataFrame()
+    if (root / "paper_models.csv").exists():
+        paper = _read_csv(root / "paper_models.csv", ["paper_name", "helm_id", "model", "ran_core"])
+        paper["ran_core"] = _to_bool(paper, "ran_core", "paper_models.csv")
+        if "params" in paper.columns:
+            paper["params"] = _to_float(paper, "params", "paper_models.csv")
+
+    meta.setdefault("kind", "bundled" if root.resolve() == BUNDLED.resolve() else "folder")
+    return Release(
+        results=res.reset_index(drop=True),
+        models=models.reset_index(drop=True),
+        taxonomy=Taxonomy(scenarios=scen.reset_index(drop=True), metric_groups=groups, design_grid=design),
+        meta=meta,
+        published_win_rates=published,
+        paper_models=paper,
+    )
+
+
+# ----------------------------------------------------------------------------- views
+
+
+def select_models(release: Release, models: Iterable[str]) -> Release:
+    """A release restricted to the given models (unknown names are ignored)."""
+    keep = set(models)
+    return replace(
+        release,
+        results=release.results[release.results["model"].isin(keep)].reset_index(drop=True),
+        models=release.models[release.models["model"].isin(keep)].reset_index(drop=True),
+        published_win_rates=release.published_win_rates[release.published_win_rates["model"].isin(keep)]
+        if not release.published_win_rates.empty
+        else release.published_win_rates,
+    )
+
+
+def cohort_models(release: Release, cohort: str = "all", access: Iterable[str] | None = None) -> list[str]:
+    """Model names in a cohort ("paper" = the 2022 paper's core cohort, "all" = every model),
+    optionally limited to access levels."""
+    m = release.models
+    if cohort == "paper":
+        m = m[m["paper_cohort"]]
+    elif cohort != "all":
+        raise ValueError(f"unknown cohort {cohort!r}; expected 'paper' or 'all'")
+    if access is not None:
+        m = m[m["access"].isin(list(access))]
+    return m["model"].tolist()
+
+
+def main_metric_table(release: Release, group: str = "accuracy") -> pd.DataFrame:
+    """Models × scenarios table of a single-metric group (accuracy, calibration, robustness, fairness,
+    efficiency, toxicity). NaN where HELM has no value. Rows follow release.models, columns the taxonomy."""
+    r = release.results[release.results["metric_group"] == group]
+    counts = r.groupby("scenario")["metric"].nunique()
+    if (counts > 1).any():
+        raise ValueError(f"metric group {group!r} has several metrics per scenario; pick one with `metric_values`")
+    t = r.pivot_table(index="model", columns="scenario", values="value", aggfunc="first", dropna=False)
+    return t.reindex(index=release.model_names, columns=release.taxonomy.scenario_names)
+
+
+def strongly_contaminated(release: Release) -> pd.Series:
+    """Boolean mask over release.results: cells HELM flags as strongly contaminated (☠)."""
+    return release.results["note"].fillna("").str.startswith(STRONG_CONTAMINATION_MARK)

@@ -1,0 +1,33 @@
+"""AppTest helpers: open a page of the real app (Home.py router) and check it ran cleanly."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 60
+
+
+def open_page(file: str | None = None, query: dict[str, str] | None = None) -> AppTest:
+    """Run Home.py, then switch to `file` (e.g. "pages/grid.py"); query params are set before the first run."""
+    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    if file and file != "pages/plumbing.py":
+        at.switch_page(file).run()
+    assert_clean(at)
+    return at
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def texts(at: AppTest) -> str:
+    """All markdown, caption, info, warning and error text on the page, joined."""
+    parts = []
+    for coll in (at.markdown, at.caption, at.info, at.warning, at.error, at.success, at.title, at.subheader, at.header):
+        parts.extend(str(e.value) for e in coll)
+    return "\n".join(parts)

@@ -1,0 +1,40 @@
+"""Waiting for a Streamlit page to settle, and checking it is clean."""
+from __future__ import annotations
+
+import time
+
+SETTLE_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-testid="stSkeleton"]')) return false;
+  const charts = document.querySelectorAll('[data-testid="stPlotlyChart"]');
+  for (const c of charts) { if (!c.querySelector('.main-svg')) return false; }
+  return true;
+}"""
+
+# Console noise that is not an app error (the closed network refuses Chromium's own calls).
+IGNORED_CONSOLE = ("net::ERR", "Failed to load resource", "favicon", "webhooks", "Content Security Policy")
+
+
+def wait_settled(page, timeout_ms: int = 45_000) -> float:
+    """Wait until the script is done, no skeleton shows, and every plotly chart has drawn; return seconds."""
+    t0 = time.perf_counter()
+    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
+    # Give the frontend a moment to start the run, then wait for it to finish twice in a row.
+    page.wait_for_timeout(250)
+    page.wait_for_function(SETTLE_JS, timeout=timeout_ms)
+    page.wait_for_timeout(300)
+    page.wait_for_function(SETTLE_JS, timeout=timeout_ms)
+    return time.perf_counter() - t0
+
+
+def open_url(page, url: str) -> float:
+    page.goto(url, wait_until="domcontentloaded")
+    return wait_settled(page)
+
+
+def assert_clean(page) -> None:
+    exc = page.locator('[data-testid="stException"]')
+    assert exc.count() == 0, exc.first.inner_text()[:2000]
+    errors = [e for e in getattr(page, "console_errors", []) if not any(s in e for s in IGNORED_CONSOLE)]
+    assert not errors, errors

@@ -1,0 +1,1 @@
+"""Streamlit-side helpers: caching, state, charts and shared components."""

@@ -1,0 +1,56 @@
+"""Plotly figure builders. They take tidy frames from helm_core and return figures; no Streamlit here."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+# Okabe–Ito: colour-blind-safe categorical palette.
+OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION, YELLOW, BLACK = OKABE_ITO
+GREY = "#999999"
+BLANK_SYMBOL = "x-thin-open"
+
+
+def base_layout(fig: go.Figure, *, height: int | None = None, title: str | None = None) -> go.Figure:
+    fig.update_layout(
+        colorway=OKABE_ITO,
+        margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        hoverlabel=dict(namelength=-1),
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
+    )
+    if title:
+        fig.update_layout(title=dict(text=title, x=0, xanchor="left"))
+    if height:
+        fig.update_layout(height=height)
+    return fig
+
+
+def fmt_value(v: float, digits: int = 3) -> str:
+    return "no value" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.{digits}f}"
+
+
+def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: list[str]) -> go.Figure:
+    """Models × scenarios dot matrix: a filled dot per measured cell, a thin × per blank cell."""
+    fig = go.Figure()
+    measured = exam[exam["measured"]]
+    blank = exam[~exam["measured"]]
+    fig.add_trace(
+        go.Scatter(
+            x=measured["scenario"], y=measured["model"], mode="markers", name="measured",
+            marker=dict(symbol="circle", size=9, color=BLUE),
+            customdata=np.stack([measured["metric"], measured["value"].map(fmt_value)], axis=-1) if len(measured) else None,
+            hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata[0]} = %{customdata[1]}<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=blank["scenario"], y=blank["model"], mode="markers", name="blank: HELM has no value",
+            marker=dict(symbol=BLANK_SYMBOL, size=9, color=VERMILLION, line=dict(width=1.5, color=VERMILLION)),
+            customdata=blank[["metric"]].to_numpy() if len(blank) else None,
+            hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata[0]}: not measured<extra></extra>",
+        )
+    )
+    fig.update_xaxes(categoryorder="array", categoryarray=scenario_order, tickangle=-40, side="top")
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(model_order)), tickfont=dict(size=11))
+    return base_layout(fig, height=max(260, 16 * len(model_order) + 170))

@@ -1,0 +1,74 @@
+"""Shared page pieces: header, claim badges, charts with a text alternative and data, onward links."""
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from helm_core.content import CONFIDENCE_LEVELS, Claim
+
+from . import cache, nav
+
+BADGE_COLOR = {"verified": "green", "quoted": "blue", "unverified": "orange"}
+
+
+def page_header(url_path: str) -> nav.PageSpec:
+    spec = nav.spec_for(url_path)
+    if spec is None:
+        raise KeyError(url_path)
+    st.title(spec.title)
+    st.markdown(f"**{spec.takeaway}**")
+    rel = cache.active_release()
+    st.caption(f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)"))
+    return spec
+
+
+def claim(claim_id: str, *, compact: bool = False) -> None:
+    """Show a paper claim as a claim: statement, a badge with its confidence, and its source."""
+    c: Claim = cache.claims()[claim_id]
+    badge = f":{BADGE_COLOR[c.confidence]}-badge[Paper claim · {c.confidence}]"
+    with st.container(border=not compact):
+        st.markdown(f"{badge} {c.statement}")
+        caption = f"Source: {c.source}. {c.confidence.capitalize()}: {CONFIDENCE_LEVELS[c.confidence]}."
+        if c.note:
+            caption += f" Note: {c.note}"
+        st.caption(caption)
+
+
+def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = None, data_name: str | None = None,
+          **kwargs):
+    """A plotly chart with a stable key, a text alternative, and its data as a table and CSV download."""
+    event = st.plotly_chart(fig, key=key, width="stretch", alt=alt, **kwargs)
+    if data is not None:
+        with st.expander(f"Data behind this chart ({len(data):,} rows)"):
+            st.dataframe(data, hide_index=True, width="stretch")
+            download(data, data_name or key, key=f"{key}_csv")
+    return event
+
+
+def download(df: pd.DataFrame, name: str, *, key: str, label: str = "Download CSV") -> None:
+    st.download_button(label, df.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv",
+                       mime="text/csv", key=key, icon=":material/download:")
+
+
+def text(value: object) -> str:
+    """Escape text that comes from data or a visitor before it goes into markdown."""
+    return html.escape(str(value)).replace("[", "&#91;").replace("]", "&#93;").replace("*", "&#42;").replace("_", "&#95;")
+
+
+def onward(url_path: str) -> None:
+    """Links to the previous and next sections, so no page is a dead end."""
+    pages = nav.available_pages()
+    idx = next((i for i, p in enumerate(pages) if p.url_path == url_path), None)
+    if idx is None:
+        return
+    st.divider()
+    cols = st.columns(2)
+    if idx > 0:
+        prev = pages[idx - 1]
+        cols[0].page_link(prev.file, label=f"Previous: {prev.title}", icon=":material/arrow_back:")
+    if idx + 1 < len(pages):
+        nxt = pages[idx + 1]
+        cols[1].page_link(nxt.file, label=f"Next: {nxt.title}", icon=":material/arrow_forward:")

@@ -1,0 +1,72 @@
+"""The page map (DESIGN.md §2): order, sections, titles and URL paths in one place."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    section: str
+    file: str  # relative to the project root
+    url_path: str  # "" for the default page
+    title: str
+    icon: str
+    takeaway: str  # the one-line takeaway shown under the title
+
+    @property
+    def path(self) -> Path:
+        return ROOT / self.file
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("Plumbing", "pages/plumbing.py", "", "HELM As Evaluation Plumbing", ":material/plumbing:",
+             "Every model sat the same exam, and HELM published the exam papers: prompts, completions and the blanks."),
+    PageSpec("Plumbing", "pages/coverage.py", "coverage", "Coverage Jump", ":material/grid_on:",
+             "Before HELM, models shared little comparable ground; HELM made it dense."),
+    PageSpec("Plumbing", "pages/metrics.py", "metrics", "Metric Orbit", ":material/radar:",
+             "Accuracy loses its monopoly: seven metric groups, and they do not always agree."),
+    PageSpec("Plumbing", "pages/grid.py", "grid", "16 × 7 Core Grid", ":material/apps:",
+             "112 cells, and the blank ones are signal: they say what could not be measured."),
+    PageSpec("Reliability", "pages/calibration.py", "calibration", "Reliability, Not Just Confidence Theater", ":material/speed:",
+             "A model that says 90% should be right 90% of the time, and the interface changes the picture."),
+    PageSpec("Reliability", "pages/sensitivity.py", "sensitivity", "Prompt Sensitivity", ":material/tune:",
+             "Which in-context examples and which format a prompt uses can move a score a long way."),
+    PageSpec("Rankings", "pages/podium.py", "podium", "One Recipe Reorders The Podium", ":material/leaderboard:",
+             "Change the weights on the seven metric groups and the podium changes."),
+    PageSpec("Rankings", "pages/cost.py", "cost", "Capability vs Cost Pressure", ":material/bubble_chart:",
+             "Capability against cost, coloured by harm risk: the best model depends on what you can pay."),
+    PageSpec("Critique", "pages/limits.py", "limits", "Where \"Holistic\" Still Breaks", ":material/report:",
+             "A guided walk through what HELM cannot close on its own."),
+    PageSpec("Critique", "pages/studies.py", "studies", "Targeted Studies As Microscopes", ":material/biotech:",
+             "Narrow studies see what the broad grid blurs."),
+    PageSpec("More", "pages/threads.py", "threads", "Related Threads", ":material/hub:",
+             "Four threads that run from HELM into later work, each tied to a view in this app."),
+    PageSpec("More", "pages/references.py", "references", "References", ":material/menu_book:",
+             "The source trail: papers, releases and where every number here comes from."),
+    PageSpec("More", "pages/runs.py", "runs", "Prompts & Completions", ":material/article:",
+             "Read the prompts and completions behind a number."),
+    PageSpec("More", "pages/data.py", "data", "Bring Your Own HELM Output", ":material/upload_file:",
+             "Load your own helm-run / helm-summarize output and see it on every page."),
+)
+
+
+def available_pages() -> list[PageSpec]:
+    """Pages whose file exists (all of them once every section is built)."""
+    return [p for p in PAGES if p.path.exists()]
+
+
+def spec_for(url_path: str) -> PageSpec | None:
+    for p in PAGES:
+        if p.url_path == url_path:
+            return p
+    return None
+
+
+def spec_for_file(file: str) -> PageSpec | None:
+    for p in PAGES:
+        if p.file == file or p.path.name == Path(file).name:
+            return p
+    return None

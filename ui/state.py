@@ -1,0 +1,79 @@
+"""URL and session state: a whitelist of query parameters, validated, with a notice for bad ones.
+
+Pages bind widgets to the URL with `bind="query-params"` and declare each key with `allow(...)`
+before creating the widget. At the end of a run `finish_run()` drops every key nobody declared.
+"""
+from __future__ import annotations
+
+from typing import Callable, Collection, Iterable
+
+import streamlit as st
+
+_ALLOWED = "_qp_allowed"
+_NOTICES = "_qp_notices"
+
+COHORTS = {"all": "every model in the release", "paper": "the 2022 paper's core cohort"}
+ACCESS = ("open", "limited", "closed")
+
+
+def start_run() -> None:
+    st.session_state[_ALLOWED] = set()
+    st.session_state[_NOTICES] = []
+
+
+def notice(message: str) -> None:
+    st.session_state.setdefault(_NOTICES, []).append(message)
+
+
+def _valid(raw: list[str], valid: Collection[str] | Callable[[str], bool], multi: bool) -> bool:
+    check = valid if callable(valid) else (lambda v: v in valid)
+    if multi:
+        parts = [p for r in raw for p in r.split(",") if p != ""]
+        return all(check(p) for p in parts)
+    return len(raw) == 1 and check(raw[0])
+
+
+def allow(key: str, valid: Collection[str] | Callable[[str], bool] | None = None, *, multi: bool = False) -> str | None:
+    """Declare query parameter `key` for this run. If the URL holds a value that fails `valid`,
+    a notice says it was ignored (a bound widget then falls back to its default).
+    Returns the raw value when it is valid, else None."""
+    st.session_state.setdefault(_ALLOWED, set()).add(key)
+    if key not in st.query_params:
+        return None
+    raw = st.query_params.get_all(key)
+    if valid is None or _valid(raw, valid, multi):
+        return raw[0] if raw else None
+    shown = ",".join(raw)[:40]
+    notice(f"Ignored the link's `{key}={shown}`: not a valid value here.")
+    return None
+
+
+def finish_run() -> None:
+    """Drop query parameters no widget or page declared in this run, with a notice."""
+    allowed = st.session_state.get(_ALLOWED, set())
+    unknown = [k for k in list(st.query_params.keys()) if k not in allowed]
+    for k in unknown:
+        try:
+            del st.query_params[k]
+        except Exception:  # a key bound to a widget on another page; Streamlit owns it
+            continue
+    if unknown:
+        notice("Ignored unknown link parameter(s): " + ", ".join(f"`{k[:30]}`" for k in unknown[:5]))
+    for msg in st.session_state.get(_NOTICES, []):
+        st.toast(msg, icon=":material/link_off:")
+    st.session_state[_NOTICES] = []
+
+
+def cohort() -> str:
+    v = st.session_state.get("cohort", "all")
+    return v if v in COHORTS else "all"
+
+
+def access_levels() -> tuple[str, ...]:
+    v = st.session_state.get("access") or list(ACCESS)
+    return tuple(a for a in ACCESS if a in v) or ACCESS
+
+
+def multi_values(options: Iterable[str]) -> Callable[[str], bool]:
+    opts = set(options)
+    return lambda v: v in opts
