@@ -71,6 +71,17 @@ def bench_pages(repeat: int) -> dict[str, dict[str, float]]:
     return results
 
 
+def bench_modules(repeat: int) -> dict[str, float]:
+    """Run every bench/bench_*.py module's `bench(repeat) -> dict[str, float]` (timings in ms)."""
+    import importlib
+
+    out: dict[str, float] = {}
+    for path in sorted((ROOT / "bench").glob("bench_*.py")):
+        mod = importlib.import_module(f"bench.{path.stem}")
+        out.update(mod.bench(repeat))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="HELM Explorer benchmarks")
     ap.add_argument("--repeat", type=int, default=5)
@@ -78,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     core = bench_core(args.repeat)
+    core.update(bench_modules(args.repeat))
     pages = bench_pages(args.repeat)
     print(f"{'page':<14} {'cold ms':>9} {'warm ms':>9}   budget: warm < 150, cold < 1500")
     for name, r in pages.items():
