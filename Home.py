@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, nav, state
+from ui import cache, components, nav, state
 
 st.set_page_config(page_title="HELM Explorer", page_icon=":material/balance:", layout="wide")
 
@@ -16,8 +16,25 @@ for spec in nav.available_pages():
     pages.setdefault(spec.section, []).append(page)
 pg = st.navigation(pages)
 
+# A server path given at start-up (`streamlit run Home.py -- --helm-output PATH`, or HELM_OUTPUT) is loaded
+# once per process and offered to every session; uploads stay in the session that made them.
+configured_error = cache.ensure_configured_output()
+
 with st.sidebar:
     st.markdown("### HELM Explorer")
+    if configured_error:
+        st.error(components.text(f"Could not load the HELM output given at start-up: {configured_error}"),
+                 icon=":material/error:")
+    if cache.session_dataset_keys():
+        # Shown only once this session has loaded something; not in the URL (uploads are private).
+        # The options are the datasets' (unique) labels; the callback maps the choice back to its key.
+        st.session_state["dataset_choice"] = cache.dataset_label(cache.active_release_key())
+        st.radio(
+            "Dataset", options=list(cache.dataset_options()),
+            key="dataset_choice", on_change=cache.choose_dataset_from_widget,
+            help="Which data every page shows: HELM's bundled classic release, or HELM output you loaded "
+                 "on the Bring Your Own HELM Output page.",
+        )
     state.allow("cohort", state.COHORTS)
     # Bound widgets write their option text into the URL, so options are the URL tokens themselves.
     st.radio(

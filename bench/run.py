@@ -67,8 +67,40 @@ def bench_pages(repeat: int) -> dict[str, dict[str, float]]:
         if at.exception:
             raise SystemExit(f"{spec.file}: exception during benchmark: {at.exception[0].value}")
         warm = timed(lambda: at.run(), repeat)[0]
-        results[spec.url_path or "(home)"] = {"cold_ms": cold * 1e3, "warm_ms": warm * 1e3}
+        figure_kb = sum(len(e.proto.spec) for e in at.get("plotly_chart")) / 1024
+        results[spec.url_path or "(home)"] = {
+            "cold_ms": cold * 1e3, "warm_ms": warm * 1e3, "widget_ms": widget_change_ms(at, repeat),
+            "figure_kb": figure_kb,
+        }
     return results
+
+
+def widget_change_ms(at, repeat: int) -> float:
+    """Median server time of a typical widget change: the page's first slider, select box,
+    segmented control or radio outside the sidebar, toggled between two values."""
+    for kind in ("slider", "selectbox", "button_group", "radio"):
+        widgets = [w for w in getattr(at.main, kind)]
+        if not widgets:
+            continue
+        w = widgets[0]
+        if kind == "slider":
+            lo, hi = w.min, w.max
+            values = [lo, hi] if not isinstance(w.value, (list, tuple)) else [(lo, hi), (lo, lo)]
+        elif kind == "button_group":
+            values = [o.content if hasattr(o, "content") else o for o in list(w.options)[:2]]
+        else:
+            values = list(w.options)[:2]
+        if len(values) < 2:
+            continue
+        times = []
+        for i in range(repeat):
+            widget = getattr(at.main, kind)[0]
+            widget.set_value(values[i % 2]) if kind != "selectbox" else widget.select(values[i % 2])
+            t0 = time.perf_counter()
+            at.run()
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times) * 1e3
+    return float("nan")
 
 
 def bench_modules(repeat: int) -> dict[str, float]:
@@ -86,20 +118,35 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="HELM Explorer benchmarks")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
+    ap.add_argument("--no-browser", action="store_true", help="skip the Chromium timings and server RSS")
     args = ap.parse_args(argv)
 
     core = bench_core(args.repeat)
     core.update(bench_modules(args.repeat))
     pages = bench_pages(args.repeat)
-    print(f"{'page':<14} {'cold ms':>9} {'warm ms':>9}   budget: warm < 150, cold < 1500")
+    browser = {}
+    if not args.no_browser:
+        from bench.browser import bench_browser
+
+        browser = bench_browser(repeat=3)
+        for name, b in browser["pages"].items():
+            pages[name].update(b)
+    print(f"{'page':<13} {'cold ms':>8} {'warm ms':>8} {'widget ms':>9} {'fig KB':>7} {'browser s':>9} {'ratio':>6}")
     for name, r in pages.items():
-        flag = "" if r["warm_ms"] < 150 and r["cold_ms"] < 1500 else "  <-- over budget"
-        print(f"{name:<14} {r['cold_ms']:>9.1f} {r['warm_ms']:>9.1f}{flag}")
+        over = r["warm_ms"] >= 150 or r["cold_ms"] >= 1500 or r.get("widget_ms", 0) >= 100 \
+            or r["figure_kb"] >= 1024 or r.get("ratio", 0) >= 1.3
+        print(f"{name:<13} {r['cold_ms']:>8.1f} {r['warm_ms']:>8.1f} {r['widget_ms']:>9.1f} {r['figure_kb']:>7.0f} "
+              f"{r.get('browser_s', float('nan')):>9.2f} {r.get('ratio', float('nan')):>6.2f}"
+              + ("  <-- over budget" if over else ""))
+    print("budgets: warm < 150 ms, cold < 1500 ms, widget < 100 ms, figures < 1024 KB, browser ratio < 1.3")
+    if browser:
+        print(f"reference one-chart page: {browser['reference_s']:.2f} s; server RSS after every page: "
+              f"{browser['server_rss_mb']:.0f} MB (budget 400)")
     print()
     for k, v in core.items():
-        print(f"{k:<28} {v:>9.2f}")
+        print(f"{k:<34} {v:>9.2f}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"pages": pages, "core": core}, indent=2) + "\n")
+    args.out.write_text(json.dumps({"pages": pages, "core": core, "browser": browser}, indent=2) + "\n")
     print(f"\nwrote {args.out.relative_to(ROOT) if ROOT in args.out.parents else args.out}")
     return 0
 

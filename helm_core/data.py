@@ -234,14 +234,19 @@ def select_models(release: Release, models: Iterable[str]) -> Release:
 
 def cohort_models(release: Release, cohort: str = "all", access: Iterable[str] | None = None) -> list[str]:
     """Model names in a cohort ("paper" = the 2022 paper's core cohort, "all" = every model),
-    optionally limited to access levels."""
+    optionally limited to access levels. A model whose access level is unknown (empty, e.g. a user's own
+    model in loaded HELM output) is kept only when every access level is selected (no access filter)."""
     m = release.models
     if cohort == "paper":
         m = m[m["paper_cohort"]]
     elif cohort != "all":
         raise ValueError(f"unknown cohort {cohort!r}; expected 'paper' or 'all'")
     if access is not None:
-        m = m[m["access"].isin(list(access))]
+        levels = list(access)
+        keep = m["access"].isin(levels)
+        if set(ACCESS_LEVELS) <= set(levels):
+            keep |= m["access"].fillna("").eq("")
+        m = m[keep]
     return m["model"].tolist()
 
 

@@ -58,7 +58,9 @@ def finish_run() -> None:
         except Exception:  # a key bound to a widget on another page; Streamlit owns it
             continue
     if unknown:
-        notice("Ignored unknown link parameter(s): " + ", ".join(f"`{k[:30]}`" for k in unknown[:5]))
+        more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
+        notice(f"Ignored {len(unknown)} unknown link parameter(s): "
+               + ", ".join(f"`{k[:30]}`" for k in unknown[:5]) + more)
     for msg in st.session_state.get(_NOTICES, []):
         st.toast(msg, icon=":material/link_off:")
     st.session_state[_NOTICES] = []

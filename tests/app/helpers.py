@@ -10,12 +10,17 @@ TIMEOUT = 60
 
 
 def open_page(file: str | None = None, query: dict[str, str] | None = None) -> AppTest:
-    """Run Home.py, then switch to `file` (e.g. "pages/grid.py"); query params are set before the first run."""
+    """Run Home.py, then switch to `file` (e.g. "pages/grid.py").
+
+    Query params are set before the first run (so the sidebar's widgets are seeded) and again before the
+    page switch (the first run lands on the default page, which drops keys it does not know)."""
     at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
     for k, v in (query or {}).items():
         at.query_params[k] = v
     at.run()
-    if file and file != "pages/plumbing.py":
+    if file and Path(file).name != "plumbing.py":
+        for k, v in (query or {}).items():
+            at.query_params[k] = v
         at.switch_page(file).run()
     assert_clean(at)
     return at

@@ -1,0 +1,49 @@
+"""Benchmarks for the critique pages' helpers (helm_core.limits_evidence, content, bibtex) on the bundled release.
+
+The heaviest is `model_set_effect`: one win-rate recomputation per set of rivals (four sets at 67 models). Run alone
+with `python -m bench.bench_critique`, or through `python -m bench.run`.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def _timed(fn, repeat: int) -> float:
+    times = []
+    for _ in range(max(1, repeat)):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def bench(repeat: int) -> dict[str, float]:
+    from helm_core import bibtex, content
+    from helm_core import limits_evidence as le
+    from helm_core.data import load_release
+
+    rel = load_release()
+    models = tuple(rel.model_names)
+    refs = content.load_references()
+    return {
+        "critique_blank_cells_67_ms": _timed(lambda: le.blank_cells_by_group(rel, models), repeat),
+        "critique_model_set_effect_67_ms": _timed(
+            lambda: le.model_set_effect(rel, "Cohere xlarge v20220609 (52.4B)", models), repeat),
+        "critique_seed_ranges_67_ms": _timed(lambda: le.seed_ranges(rel, models), repeat),
+        "critique_contamination_67_ms": _timed(lambda: le.contamination_cells(rel, models), repeat),
+        "critique_load_content_ms": _timed(lambda: (content.load_steps(), content.load_studies(),
+                                                    content.load_threads(), content.load_references()), repeat),
+        "critique_bibtex_ms": _timed(lambda: bibtex.bibtex(refs.references), repeat),
+    }
+
+
+if __name__ == "__main__":
+    for k, v in bench(5).items():
+        print(f"{k:40s} {v:8.2f} ms")

@@ -1,0 +1,77 @@
+"""Browser timings: every page in Chromium until the script is done and every chart has drawn,
+beside a one-chart reference page served by a second server in the same run; and server RSS."""
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def bench_browser(repeat: int = 3) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e import conftest as e2e
+    from tests.e2e.helpers import open_url
+    from ui import nav
+
+    app_port, ref_port = e2e.free_port(), e2e.free_port()
+    app = e2e.start_server(app_port)
+    ref = _start_reference(ref_port, e2e)
+    out: dict = {"pages": {}}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=e2e.CHROMIUM, headless=True, args=e2e.CHROMIUM_ARGS)
+
+            def measure(url: str) -> float:
+                times = []
+                for _ in range(repeat):
+                    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+                    page = ctx.new_page()
+                    t0 = time.perf_counter()
+                    open_url(page, url)
+                    times.append(time.perf_counter() - t0)
+                    ctx.close()
+                return statistics.median(times)
+
+            measure(f"http://127.0.0.1:{app_port}/")  # warm the server's caches once
+            ref_s = measure(f"http://127.0.0.1:{ref_port}/")
+            out["reference_s"] = ref_s
+            for spec in nav.available_pages():
+                s = measure(f"http://127.0.0.1:{app_port}/{spec.url_path}")
+                out["pages"][spec.url_path or "(home)"] = {"browser_s": s, "ratio": s / ref_s}
+            browser.close()
+        out["server_rss_mb"] = rss_mb(app.pid)
+    finally:
+        for proc in (app, ref):
+            proc.terminate()
+            proc.wait(timeout=10)
+    return out
+
+
+def _start_reference(port: int, e2e):
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "bench" / "reference_app.py"), "--server.port",
+           str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
+           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
+                return proc
+        except OSError:
+            time.sleep(0.3)
+    proc.terminate()
+    raise RuntimeError("reference server did not start")

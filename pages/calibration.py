@@ -1,0 +1,300 @@
+"""Reliability, Not Just Confidence Theater: the reliability diagram and ECE, accuracy vs ECE from the data,
+and the multiple-choice interface behind both."""
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from helm_core import calibration
+from ui import cache, charts_reliability, components, state
+
+instance_groups = cache.on_release(calibration.instance_groups)
+release_reliability = cache.on_release(calibration.release_reliability)
+calibration_scenarios = cache.on_release(calibration.calibration_scenarios)
+accuracy_vs_ece = cache.on_release(calibration.accuracy_vs_ece)
+correlation_summary = cache.on_release(calibration.correlation_summary)
+claim_verdicts = cache.on_release(calibration.claim_verdicts)
+models_without_ece = cache.on_release(calibration.models_without_ece)
+method_scenarios = cache.on_release(calibration.method_scenarios)
+simulated_reliability = st.cache_data(max_entries=256, show_spinner=False)(calibration.simulated_reliability)
+
+ACC_RANGE = (0.1, 0.95)
+CONF_RANGE = (-1.0, 1.0)
+N_RANGE = (50, 5000)
+VERDICT_BADGE = {"agrees": "green", "disagrees": "red", "partly agrees": "orange", "no clear relation": "gray",
+                 "not enough data": "gray"}
+
+
+def _number_in(lo: float, hi: float, *, integer: bool = False):
+    def check(raw: str) -> bool:
+        try:
+            x = float(raw)
+        except (TypeError, ValueError):
+            return False
+        if not math.isfinite(x) or not lo <= x <= hi:
+            return False
+        return x.is_integer() if integer else True
+
+    return check
+
+
+components.page_header("calibration")
+rel = cache.active_release()
+models = cache.active_models()
+
+# ----------------------------------------------------------------------------- 1. the reliability diagram
+st.subheader("1 · What \"90% sure\" should mean")
+st.markdown(
+    "A model is **calibrated** when its stated confidence matches how often it is right: of all the answers it "
+    "gives with 90% confidence, about 9 in 10 should be correct. A reliability diagram sorts the answers into "
+    "bins by confidence and plots, per bin, the share that was correct against the mean stated confidence. "
+    "The **expected calibration error (ECE)** is the gap between the two, averaged over the bins and weighted "
+    "by how many answers each bin holds. Points below the diagonal mean the model says more than it knows."
+)
+components.claim("ece_definition", compact=True)
+
+groups = instance_groups()
+if groups.empty:
+    source = "simulation"
+    st.info(
+        f"{rel.name} carries no per-instance confidences (HELM's leaderboard tables keep only the ECE per cell), "
+        "so the diagram below is a **simulation**. Load a HELM run with log-probabilities on the "
+        "*Bring Your Own HELM Output* page to see the diagram of a real model.",
+        icon=":material/science:",
+    )
+else:
+    state.allow("cal_source", ("data", "simulation"))
+    source = st.segmented_control(
+        "Diagram from", ("data", "simulation"), default="data", required=True, key="cal_source", bind="query-params",
+        help="data: the per-instance confidences of the loaded run; simulation: synthetic answers with sliders.",
+    )
+
+
+@st.fragment
+def reliability_panel(source: str, groups) -> None:
+    state.allow("cal_bins", calibration.STRATEGIES)
+    strategy = st.segmented_control(
+        "Bins", calibration.STRATEGIES, default="equal_mass", required=True, key="cal_bins", bind="query-params",
+        help="equal_mass: 10 bins holding the same number of answers each, as HELM's ece_10_bin. "
+             "uniform: 10 bins of equal width (0–0.1, 0.1–0.2, …), which can leave bins nearly empty.",
+    )
+    if source == "simulation":
+        st.markdown(
+            ":orange-badge[Simulation · not HELM data] Synthetic answers: each has a true chance of being right "
+            "drawn around the accuracy you pick; the simulated model states a confidence that is that chance "
+            "pushed up (overconfident) or down (underconfident). Drag the sliders and watch the curve and the ECE."
+        )
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            state.allow("cal_acc", _number_in(*ACC_RANGE))
+            acc = st.slider("Accuracy (share correct)", *ACC_RANGE, value=0.7, step=0.05, key="cal_acc",
+                            bind="query-params")
+        with c2:
+            state.allow("cal_conf", _number_in(*CONF_RANGE))
+            conf = st.slider("Under (−) / over (+) confidence", *CONF_RANGE, value=0.5, step=0.1, key="cal_conf",
+                             bind="query-params",
+                             help="0: states exactly its chance of being right. +1: far more sure than it should be. "
+                                  "−1: far less sure.")
+        with c3:
+            state.allow("cal_n", _number_in(*N_RANGE, integer=True))
+            n = st.slider("Answers simulated", *N_RANGE, value=1000, step=50, key="cal_n", bind="query-params",
+                          help="HELM warns that a 10-bin ECE needs about 300 instances to be reliable.")
+        summary = simulated_reliability(float(acc), float(conf), int(n), calibration.N_BINS, strategy, 0)
+        title = f"SIMULATION · accuracy {acc:.0%}, confidence shift {conf:+.1f}, {int(n):,} answers"
+    else:
+        labels = groups["label"].tolist()
+        state.allow("cal_run", labels)
+        label = st.selectbox("Model · scenario (runs of the loaded HELM output with log-probabilities)", labels,
+                             key="cal_run", bind="query-params")
+        row = groups.iloc[labels.index(label)]
+        summary = release_reliability(str(row["model"]), str(row["scenario"]), str(row["run"]),
+                                      calibration.N_BINS, strategy)
+        title = f"{label} · {summary['n']:,} answers"
+    m = st.columns(5)
+    m[0].metric("ECE", f"{summary['ece']:.3f}", help="Expected calibration error, 10 bins; 0 is perfect.")
+    m[1].metric("Share correct", f"{summary['accuracy']:.1%}")
+    m[2].metric("Mean confidence", f"{summary['mean_confidence']:.1%}", help="The mean stated confidence.")
+    m[3].metric("Answers", f"{summary['n']:,}")
+    m[4].metric("Top-10% accuracy", f"{summary['selective_accuracy_10']:.1%}",
+                help="Share correct among the 10% most confident answers (selective accuracy at 10% coverage, "
+                     "one of HELM's detailed calibration metrics).")
+    if summary["few_samples"]:
+        st.warning(
+            f"Only {summary['n']:,} answers: HELM notes that a 10-bin ECE needs about "
+            f"{calibration.MIN_RELIABLE_SAMPLES} or more to be reliable. With few answers per bin, even a "
+            "perfectly calibrated model shows a sizeable ECE from chance alone.",
+            icon=":material/warning:",
+        )
+    bins = summary["bins"]
+    fig = charts_reliability.reliability_diagram(summary, simulated=summary.get("simulated", True), title=title)
+    shown = bins[bins["count"] > 0]
+    components.chart(
+        fig, key="calibration_reliability",
+        alt=(("Simulated " if summary.get("simulated", True) else "") + f"reliability diagram: ECE {summary['ece']:.3f} "
+             f"over {summary['n']:,} answers in {len(shown)} non-empty bins of "
+             f"{calibration.STRATEGY_LABELS[strategy]}; per bin confidence → share correct: "
+             + "; ".join(f"{c:.2f} → {a:.2f} (n={k})" for c, a, k in
+                         zip(shown["mean_confidence"], shown["accuracy"], shown["count"]))),
+        data=bins, data_name="reliability_bins",
+    )
+    if summary.get("simulated", True):
+        st.caption(
+            "Simulation, seeded so the same settings always draw the same answers. With the shift at 0 the ECE is "
+            "still above 0: a finite sample never lands exactly on the diagonal, the fewer the answers the less so."
+        )
+
+
+reliability_panel(source, groups)
+
+# ----------------------------------------------------------------------------- 2. the data
+st.subheader("2 · The data: accuracy against calibration, model by model")
+scenarios = calibration_scenarios()
+if not scenarios:
+    st.info(f"{rel.name} has no calibration values (ECE), so accuracy cannot be compared with calibration here.",
+            icon=":material/info:")
+elif not models:
+    st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to compare models.")
+else:
+    st.markdown(
+        f"Each point is a model of the current cohort: its accuracy on the scenario and its ECE, as {rel.name} "
+        "reports them. The rank correlation says whether more accurate models tend to be better or worse calibrated."
+    )
+    components.claim("calibration_depends", compact=True)
+    state.allow("cal_scenario", scenarios)
+    default = scenarios.index("HellaSwag") if "HellaSwag" in scenarios else 0
+    scenario = st.selectbox("Scenario", scenarios, index=default, key="cal_scenario", bind="query-params")
+    df = accuracy_vs_ece(scenario, models)
+    corr = correlation_summary(scenario, models)
+    if len(df) < 3:
+        st.info(f"Only {len(df)} model(s) of the current cohort have both accuracy and ECE on "
+                f"{components.text(scenario)}: too few for a correlation. Widen the cohort or pick another scenario.")
+    else:
+        metric = str(df["accuracy_metric"].iloc[0])
+        c = st.columns(3)
+        c[0].metric("Models with both values", f"{corr['n']:,}")
+        c[1].metric("Rank correlation, accuracy vs ECE", f"{corr['spearman']:+.2f}",
+                    help="Spearman: rank both, then Pearson on the ranks. + means more accurate models have a "
+                         "higher ECE (worse calibrated); − means they are better calibrated.")
+        c[2].metric("Pearson correlation", f"{corr['pearson']:+.2f}")
+        best = df.iloc[0]
+        lowest = df.loc[df["ece"].idxmin()]
+        fig = charts_reliability.accuracy_ece_scatter(df, scenario=scenario, metric=metric)
+        components.chart(
+            fig, key="calibration_scatter",
+            alt=(f"Scatter of {len(df)} models on {scenario}: accuracy ({metric}) against ECE, rank correlation "
+                 f"{corr['spearman']:+.2f}. Most accurate: {best['model']} ({best['accuracy']:.3f}, ECE "
+                 f"{best['ece']:.3f}); best calibrated: {lowest['model']} (ECE {lowest['ece']:.3f})."),
+            data=df, data_name=f"accuracy_vs_ece_{scenario}",
+        )
+    missing = models_without_ece(scenario, models)
+    if not missing.empty:
+        st.caption(f"{len(missing)} model(s) of the cohort have accuracy but no ECE on {components.text(scenario)}: "
+                   + components.text(", ".join(missing["model"])) + ". See *the interface behind calibration* below.")
+
+    st.markdown("#### Does this release agree with the paper?")
+    st.caption(f"Computed from {rel.name} for the current cohort ({len(models)} models). The paper's numbers come "
+               "from its own 2022 runs; later releases recomputed several metrics, so the two can differ.")
+    for _, v in claim_verdicts(models).iterrows():
+        with st.container(border=True):
+            components.claim(v["claim_id"], compact=True)
+            colour = VERDICT_BADGE.get(v["verdict"], "gray")
+            st.markdown(f":{colour}-badge[This release {v['verdict']}] {components.text(v['detail'])}")
+
+# ----------------------------------------------------------------------------- 3. the interface
+st.subheader("3 · Switch interfaces")
+st.markdown(
+    "A multiple-choice question can be put to a language model in three ways, and HELM found that the choice "
+    "can matter as much as the model. Switch between them:"
+)
+state.allow("cal_method", calibration.MC_METHODS)
+method = st.segmented_control("Multiple-choice interface", calibration.MC_METHODS, default="joint", required=True,
+                              key="cal_method", bind="query-params")
+EXAMPLES = {
+    "joint": (
+        "Question: Where would you most likely keep a bottle of fresh milk?\n"
+        "A. In the oven\nB. In the refrigerator\nC. On a bookshelf\nD. In the garden\n"
+        "Answer:",
+        "All choices go into **one prompt** and the model answers with a letter (here it should continue with "
+        "\" B\"). The confidence HELM's calibration uses is the probability of the model's top prediction, "
+        "here the letter it picks.",
+    ),
+    "separate": (
+        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: in the oven\n\n"
+        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: in the refrigerator\n\n"
+        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: on a bookshelf\n\n"
+        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: in the garden",
+        "Each choice is scored **on its own**, as a continuation of the question: the model's probability of the "
+        "answer text, normalised by its length. The highest-scoring choice wins. The model never sees the other "
+        "choices, and it must return log-probabilities for text it did not generate.",
+    ),
+    "separate-calibrated": (
+        "Scored as in 'separate':\n"
+        "  Question: Where would you most likely keep a bottle of fresh milk?\n  Answer: in the refrigerator\n\n"
+        "…then divided by the probability of the same answer after a bare prompt:\n"
+        "  Answer: in the refrigerator",
+        "Like separate, but each choice's probability is **divided by its probability after the bare prompt "
+        "\"Answer:\"**, so an answer that is likely in any context (short, common words) gets no head start.",
+    ),
+}
+prompt, how = EXAMPLES[method]
+left, right = st.columns([3, 2])
+with left:
+    st.markdown(":orange-badge[Illustration] A made-up question, not an instance from HELM's data; it shows the "
+                "shape of each interface, not HELM's exact prompt text.")
+    st.code(prompt, language=None, wrap_lines=True)
+    st.markdown(how)
+with right:
+    uses = method_scenarios(method, models)
+    if uses.empty:
+        st.info(f"None of the core scenarios that use {method} by default is in {rel.name}.")
+    else:
+        st.markdown(f"**Core scenarios that use *{method}* by default in HELM**, with the models of the current "
+                    f"cohort measured there ({rel.name}):\n\n"
+                    + "\n".join(f"- {components.text(r.scenario)}: {r.models_with_accuracy:,} with accuracy, "
+                                 f"{r.models_with_ece:,} with an ECE" for r in uses.itertuples()))
+    components.claim("mc_methods", compact=True)
+RELATED = {
+    "joint": ("mc_opt_hellaswag", "mc_anthropic_joint", "mc_reorders"),
+    "separate": ("mc_opt_hellaswag", "mc_hellaswag_order"),
+    "separate-calibrated": ("mc_reorders", "mc_anthropic_joint", "mc_hellaswag_order"),
+}
+st.markdown(f"**What the paper found, with *{method}* in view:**")
+for cid in RELATED[method]:
+    components.claim(cid)
+with st.expander("All of the paper's findings on the multiple-choice interface"):
+    for cid in ("mc_opt_hellaswag", "mc_anthropic_joint", "mc_reorders", "mc_hellaswag_order"):
+        components.claim(cid, compact=True)
+
+st.markdown("#### The interface behind calibration")
+st.markdown(
+    "Calibration needs one more thing from the interface: the probability the model gave its own answer. "
+    "Where HELM got no usable probabilities back from a model's API, its calibration cannot be measured at all: "
+    "the cell stays blank, which is different from a good or a bad score."
+)
+if not models:
+    st.warning("No model matches the sidebar's cohort and access filter.")
+elif not scenarios:
+    st.info(f"{rel.name} has no calibration values, so there is nothing to compare accuracy with.")
+else:
+    gaps = models_without_ece(None, models)
+    if gaps.empty:
+        st.success(f"Every model of the current cohort that has an accuracy value on a calibration scenario also has "
+                   f"its ECE there ({rel.name}).")
+    else:
+        never = gaps[gaps["n_with_ece"] == 0]
+        some = gaps[gaps["n_with_ece"] > 0]
+        c = st.columns(2)
+        c[0].metric("Models with accuracy but never an ECE", f"{len(never):,}",
+                    help=f"Across the {len(scenarios)} scenarios where {rel.name} reports ECE for some model.")
+        c[1].metric("Models missing ECE on some scenarios only", f"{len(some):,}")
+        if not never.empty:
+            st.markdown("**No ECE anywhere:** " + components.text(", ".join(never["model"])) + ".")
+        if not some.empty:
+            st.markdown("**ECE missing on some scenarios:** " + components.text(
+                "; ".join(f"{m} ({k} of {k + w})" for m, k, w in zip(some["model"], some["n_missing"], some["n_with_ece"])))
+                + ". The table lists which.")
+        st.dataframe(gaps, hide_index=True, width="stretch")
+        components.download(gaps, "models_without_ece", key="calibration_no_ece_csv")
+
+components.onward("calibration")

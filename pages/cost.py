@@ -1,0 +1,211 @@
+"""Capability vs Cost Pressure: capability against denoised runtime (or size), coloured by harm risk, with the
+recipe's top three and the Pareto front; the models HELM could not time are listed, not dropped."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from helm_core import frontier, ranking
+from ui import cache, charts_rankings, components, recipe_controls, state
+
+cost_view = cache.on_release(frontier.cost_view)
+recipe_ranking = cache.on_release(ranking.recipe_ranking)
+
+ACCURACY_ONLY = (("accuracy", 1.0),)
+CAP_CAPTIONS = {"win_rate": "HELM's head-to-head accuracy win rate", "mean_accuracy": "mean of the main metric"}
+COST_CAPTIONS = {"runtime": "HELM's efficiency cell", "params": "every model with a disclosed size"}
+HARM_CAPTIONS = {"toxic_frac": "Perspective API ≥ 0.5", "gender_repr": "word-count skew",
+                 "toxic_losses": "head-to-head, robust to coverage"}
+
+components.page_header("cost")
+rel = cache.active_release()
+rel_name = components.text(rel.name)  # data text: escaped before it goes into markdown
+models = cache.active_models()
+
+if len(models) < 2:
+    st.warning("A capability-cost picture needs at least two models: widen the sidebar's cohort or access filter.")
+    components.onward("cost")
+    st.stop()
+
+base = recipe_ranking(models, ACCURACY_ONLY, "renormalize")
+st.markdown(
+    "Each bubble is a model: further right is more capable, lower is cheaper to run. Colour is harm risk, "
+    "bubble size the number of parameters. The dashed line is the **Pareto front**: the models no other model "
+    "beats on both capability and cost. The ringed, labelled models are the top three of the current recipe "
+    "(shared with the *One Recipe Reorders The Podium* page)."
+)
+
+
+@st.fragment
+def chart_section() -> None:
+    c1, c2, c3 = st.columns(3)
+    state.allow("cap", frontier.CAPABILITY_MEASURES)
+    cap = c1.radio("Capability (x)", list(frontier.CAPABILITY_MEASURES), index=0, key="cap", bind="query-params",
+                   captions=[CAP_CAPTIONS[k] for k in frontier.CAPABILITY_MEASURES])
+    state.allow("cost", frontier.COST_MEASURES)
+    cost = c2.radio("Cost (y, log scale)", list(frontier.COST_MEASURES), index=0, key="cost", bind="query-params",
+                    captions=[COST_CAPTIONS[k] for k in frontier.COST_MEASURES])
+    state.allow("harm", frontier.HARM_MEASURES)
+    harm = c3.radio("Harm risk (colour)", list(frontier.HARM_MEASURES), index=0, key="harm", bind="query-params",
+                    captions=[HARM_CAPTIONS[k] for k in frontier.HARM_MEASURES])
+    with st.expander("Recipe for the top three (shared with the Podium page)", expanded=False):
+        choice = recipe_controls.recipe_controls(base.coverage, len(models), expanded=True)
+
+    v = cost_view(models, cap, harm, cost)
+    fr = v.frontier
+    f = fr.frame
+    x_label = frontier.CAPABILITY_MEASURES[cap]
+    y_label = frontier.COST_MEASURES[cost]
+    harm_label = frontier.HARM_MEASURES[harm][2]
+
+    notes = []
+    if cap == "win_rate":
+        notes.append(recipe_controls.kind_caption(fr.capability_kind, len(models), rel_name))
+    else:
+        notes.append(_basis_note("Mean accuracy", fr.capability_basis, fr.capability_scenarios))
+    if cost == "runtime":
+        notes.append(_basis_note("Runtime", fr.cost_basis, fr.cost_scenarios))
+    if frontier.HARM_MEASURES[harm][1] is not None:
+        notes.append(_basis_note(harm_label, fr.harm_basis, fr.harm_scenarios))
+    st.caption(" ".join(notes))
+
+    top: dict[str, int] = {}
+    if choice.error:
+        st.warning(choice.error)
+    else:
+        rr = recipe_ranking(models, choice.items, choice.missing)
+        ranked = rr.recipe[~rr.recipe["excluded"]].head(3)
+        top = {m: int(r) for m, r in ranked["rank"].items()}
+
+    drawn = f[f["capability"].notna() & f[v.y].notna()]
+    if drawn.empty:
+        if cost == "runtime":
+            st.info(f"No model in this cohort has a denoised inference time in {rel_name}, so there is no runtime "
+                    "to plot. Switch *Cost* to *params* to place the models by size.")
+        else:
+            st.info("No model in this cohort has both a capability value and a disclosed size.")
+    else:
+        fig = charts_rankings.capability_cost_bubble(f, v.y, x_label=x_label, y_label=y_label,
+                                                     harm_label=harm_label, top=top)
+        front = drawn[drawn["pareto"]].sort_values("capability")
+        components.chart(
+            fig, key="cost_bubble",
+            alt=(f"Bubble chart of {len(drawn)} models: {x_label} against {y_label} (log scale), colour "
+                 f"{harm_label}. Pareto front: " + ", ".join(front["model"]) + ". Top three of the recipe: "
+                 + (", ".join(f"#{r} {m}" for m, r in top.items()) or "none") + "."),
+            data=_table(drawn, v.y), data_name="capability_cost",
+        )
+        label = choice.label
+        missing_top = [f"#{r} {components.text(m)}" for m, r in top.items() if m not in set(drawn["model"])]
+        if missing_top:
+            st.markdown(
+                f"**Not on this chart from the {components.text(label)} top three:** " + ", ".join(missing_top)
+                + (": no runtime in this release." if cost == "runtime" else ": size undisclosed.")
+                + (" With *exclude* in the recipe settings, only models with every weighted group are ranked."
+                   if choice.missing == "renormalize" else "")
+            )
+        undisclosed = f[~f["size_disclosed"]]
+        if len(undisclosed):
+            shown = int((~drawn["size_disclosed"]).sum())
+            st.caption(
+                f"Sizes: {len(undisclosed)} model(s) of the cohort have an undisclosed size ("
+                + ", ".join(components.text(m) for m in undisclosed["model"]) + "); "
+                + (f"{shown} drawn here as fixed-size diamonds." if shown else
+                   "none of them can be placed on this chart, so no diamond appears (see the list below).")
+                + " Sizes HELM marks as speculative (*) are circles with a dot."
+            )
+        st.markdown(
+            f"**On the Pareto front ({len(front)}):** "
+            + ", ".join(f"{components.text(m)} ({c:.3f})" for m, c in zip(front["model"], front["capability"]))
+            + ". Every other drawn model is beaten on both axes by one of these."
+        )
+
+    out = v.left_out
+    if len(out):
+        with st.container(border=True):
+            st.markdown(f"**Left out of this chart: {len(out):,} of {len(f):,} models**"
+                        + (" (switch *Cost* to *params* to see them by size)" if cost == "runtime" else ""))
+            st.dataframe(out, hide_index=True, width="stretch", height=min(36 * len(out) + 40, 320))
+            components.download(out, "left_out_of_cost_chart", key="cost_left_out_csv")
+    else:
+        st.caption("Every model of the cohort is on the chart.")
+
+
+def _basis_note(what: str, basis: str, scenarios: tuple[str, ...]) -> str:
+    if basis == "shared":
+        return f"{what}: mean over the {len(scenarios)} scenarios every measured model has."
+    if basis == "own":
+        return (f"{what}: mean over each model's own measured scenarios (fewer than {frontier.MIN_SHARED} are "
+                "shared by all), so models measured on different scenarios are averaged over different ground.")
+    return ""
+
+
+def _table(drawn: pd.DataFrame, y: str) -> pd.DataFrame:
+    t = drawn[["model", "organization", "access", "capability", "runtime_s", "harm", "params", "params_speculative",
+               "pareto"]].copy()
+    t["params"] = [charts_rankings.fmt_params(p, s) for p, s in zip(t["params"], t["params_speculative"])]
+    return t.drop(columns="params_speculative").round({"capability": 3, "runtime_s": 3, "harm": 5}) \
+        .sort_values("capability", ascending=False)
+
+
+chart_section()
+
+st.subheader("What the paper said, and what v0.4.0 shows")
+checks = cost_view(models, "win_rate", "toxic_frac", "runtime")
+kind = checks.win_rate_kind
+left, right = st.columns(2)
+with left:
+    components.claim("scale_finding")
+    ce = checks.scale_check
+    if ce.empty:
+        st.markdown(f"**The data agrees** for this cohort ({kind} accuracy win rates): no model above 55% has "
+                    "fewer than 50B parameters.")
+    else:
+        names = ", ".join(f"{components.text(m)} ({charts_rankings.fmt_params(p, s)}, {c:.3f})"
+                          for m, p, s, c in ce[["model", "params", "params_speculative", "capability"]]
+                          .head(8).itertuples(index=False))
+        more = f" and {len(ce) - 8} more" if len(ce) > 8 else ""
+        st.markdown(f"**{rel_name} disagrees** ({kind} accuracy win rates, this cohort): {len(ce):,} models above "
+                    f"0.55 have fewer than 50B parameters: {names}{more}.")
+    components.claim("access_finding")
+    acc = checks.access_check
+    if acc.empty:
+        st.info("No accuracy win rates in this cohort to compare access levels.")
+    else:
+        st.markdown("Best model per access level (accuracy win rate, rank in this cohort):  \n" + "  \n".join(
+            f"- **{components.text(r.access)}**: {components.text(r.model)} ({r.capability:.3f}, #{r.rank} of "
+            f"{len(checks.frontier.frame):,}; {r.models} {components.text(r.access)} models)"
+            for r in acc.itertuples()))
+        top_access = acc.iloc[0]["access"]
+        st.markdown(
+            "**The data agrees** here: the best open model trails the best limited or closed one."
+            if top_access != "open" else
+            f"**{rel_name} disagrees** for this cohort: the most capable model is open. The paper's finding was "
+            "about its 2022 cohort."
+        )
+with right:
+    components.claim("efficiency_tradeoff")
+    if checks.tradeoff_n >= 3:
+        rho = checks.tradeoff_rho
+        strength = "weak" if abs(rho) < 0.3 else ("moderate" if abs(rho) < 0.6 else "strong")
+        direction = "more capable models tend to be slower" if rho > 0 else "more capable models tend to be faster"
+        st.markdown(
+            f"Across the {checks.tradeoff_n} models with a runtime, the rank correlation of accuracy win rate with "
+            f"runtime is **{rho:+.2f}** ({strength}): {direction}"
+            + (", but loosely: no clean trade-off across all models." if abs(rho) < 0.6 else ".")
+        )
+        orgs = checks.tradeoff_orgs
+        if len(orgs):
+            st.dataframe(
+                orgs.rename(columns={"organization": "organization (≈ family)",
+                                     "rho_params_capability": "size vs capability (rank corr.)",
+                                     "rho_params_runtime": "size vs runtime (rank corr.)"}).round(2),
+                hide_index=True, width="stretch")
+            st.caption("Within an organization, bigger models tend to be more capable and slower when both "
+                       "correlations are positive. Organizations stand in for families; OpenAI's rows mix the "
+                       "GPT-3 and InstructGPT series, whose sizes HELM marks as speculative.")
+    else:
+        st.info("Fewer than three models in this cohort have a runtime, so the trade-off cannot be checked.")
+    components.claim("denoised_runtime")
+
+components.onward("cost")

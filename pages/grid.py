@@ -1,0 +1,210 @@
+"""16 × 7 Core Grid: the paper's claim, HELM's schema and what the v0.4.0 tables hold, cell by cell."""
+from __future__ import annotations
+
+import streamlit as st
+
+from helm_core import grid
+from helm_core.data import CORE_GROUPS, GROUP_LABELS
+from ui import cache, charts_coverage, components, state
+
+grid_cells = cache.on_release(grid.grid_cells)
+blank_counts = cache.on_release(grid.blank_counts)
+grid_gaps = cache.on_release(grid.grid_gaps)
+grid_differences = cache.on_release(grid.grid_differences)
+cell_detail = cache.on_release(grid.cell_detail)
+groups_without_values = cache.on_release(grid.groups_without_values)
+scenarios_without_values = cache.on_release(grid.scenarios_without_values)
+grid_spec = cache.on_release(charts_coverage.grid_spec)
+
+CONF_COLOR = {"verified": "green", "quoted": "blue", "unverified": "orange", "computed": "gray"}
+VIEW_CAPTIONS = [
+    "98 of 112 measured, as the paper states",
+    "the metric groups HELM's schema lists per scenario",
+    "how many models of your cohort have a value",
+]
+TOKENS = grid.cell_tokens()
+GROUP_ORDER = [GROUP_LABELS[g] for g in CORE_GROUPS]
+
+
+def badge(confidence: str) -> str:
+    return f":{CONF_COLOR.get(confidence, 'gray')}-badge[{confidence}]"
+
+
+components.page_header("grid")
+rel = cache.active_release()
+models = cache.active_models()
+
+if not models:
+    st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the grid.")
+    st.stop()
+
+# ---------------------------------------------------------------- blank counts, always visible
+counts = blank_counts(models)
+c = st.columns(3)
+c[0].metric("Blank cells · paper claim", f"{counts['paper']}", help=f"{112 - counts['paper']} of 112 measured "
+            f"({(112 - counts['paper']) / 112:.1%}).", border=True)
+c[1].metric("Blank cells · HELM schema", f"{counts['schema']}", help=f"{112 - counts['schema']} of 112 listed "
+            f"({(112 - counts['schema']) / 112:.1%}).", border=True)
+c[2].metric(f"Blank cells · {rel.name} data", f"{counts['data']}",
+            help=f"{112 - counts['data']} of 112 cells have a value for at least one of the {len(models):,} "
+                 "models in the sidebar's cohort.", border=True)
+st.caption("Blank cells are signal: each one says what HELM could not, or did not, measure.")
+
+missing_groups = groups_without_values(models)
+missing_scen = scenarios_without_values(models)
+if missing_groups or missing_scen:
+    parts = []
+    if missing_groups:
+        parts.append("metric group(s) " + ", ".join(GROUP_LABELS[g] for g in missing_groups))
+    if missing_scen:
+        parts.append("core scenario(s) " + ", ".join(components.text(s) for s in missing_scen))
+    st.info("This dataset and cohort hold no value for " + "; ".join(parts) + ": the data view shows them blank.")
+
+# ---------------------------------------------------------------- the view and the grid
+state.allow("view", grid.VIEWS)
+view = st.radio("View", options=list(grid.VIEWS), captions=VIEW_CAPTIONS, horizontal=True, key="view",
+                bind="query-params",
+                help="paper = the paper's claim; schema = HELM's own schema_classic.yaml; data = the results tables.")
+view = view if view in grid.VIEWS else "paper"
+cells = grid_cells(view, models)
+n_meas = int(cells["measured"].sum())
+
+left, right = st.columns([3, 2], gap="large")
+with left:
+    st.markdown(f"**{grid.VIEW_LABELS[view]}**: {n_meas} of 112 cells measured, {112 - n_meas} blank. "
+                "Hover a cell for its metrics, coverage and best model; click it (or pick it below) for every "
+                "model's value.")
+    fig = charts_coverage.figure(grid_spec(view, models))
+    blanks_text = "; ".join(f"{r.scenario} {r.group_label}" for r in cells[~cells["measured"]].itertuples())
+    event = components.chart(
+        fig, key="grid_cells",
+        alt=(f"16 by 7 grid of core scenarios and metric groups, {grid.VIEW_LABELS[view]} view: {n_meas} cells "
+             f"measured and {112 - n_meas} blank. Blank: {blanks_text}."),
+        data=cells.drop(columns=["token"]), data_name=f"core_grid_{view}",
+        on_select="rerun", selection_mode="points",
+    )
+
+with right:
+    st.markdown("**The paper's count**")
+    components.claim("grid_98_of_112", compact=True)
+    st.markdown("**6 summarization gaps**")
+    components.claim("grid_blanks_summarization", compact=True)
+    st.markdown("**8 bias and toxicity gaps**")
+    components.claim("grid_blanks_harms", compact=True)
+    st.markdown("**Where the schema differs: MS MARCO calibration**")
+    components.claim("grid_msmarco_calibration", compact=True)
+
+# ---------------------------------------------------------------- differences between views
+st.subheader("Where the three views disagree")
+diff = grid_differences(models)
+if diff.empty:
+    st.markdown("The three views agree on every cell for this cohort.")
+else:
+    paper_not_schema = diff[diff["paper"] & ~diff["schema"]]
+    schema_not_data = diff[diff["schema"] & (diff["data_models"] == 0)]
+    lines = []
+    if not paper_not_schema.empty:
+        lines.append(f"- **The paper counts, the schema leaves blank** ({len(paper_not_schema)}): "
+                     + ", ".join(f"{components.text(r.scenario)} {r.group_label}"
+                                 for r in paper_not_schema.itertuples()) + ".")
+    if not schema_not_data.empty:
+        lines.append(f"- **The schema lists, the data holds no value for this cohort** ({len(schema_not_data)}): "
+                     + ", ".join(f"{components.text(r.scenario)} {r.group_label}"
+                                 for r in schema_not_data.itertuples()) + ".")
+    other = diff[~diff.index.isin(paper_not_schema.index) & ~diff.index.isin(schema_not_data.index)]
+    if not other.empty:
+        lines.append(f"- **Other differences** ({len(other)}): "
+                     + ", ".join(f"{components.text(r.scenario)} {r.group_label} ({r.difference})"
+                                 for r in other.itertuples()) + ".")
+    st.markdown("\n".join(lines))
+    with st.expander(f"All {len(diff)} cells where the views differ"):
+        st.dataframe(diff, hide_index=True, width="stretch")
+        components.download(diff, "core_grid_differences", key="grid_diff_csv")
+
+# ---------------------------------------------------------------- cell detail
+st.subheader("Cell detail")
+points = (event.selection.points if event is not None and "selection" in event else []) or []
+clicked = None
+if points:
+    cd = points[0].get("customdata")
+    if isinstance(cd, (list, tuple)) and cd and cd[0] in TOKENS:
+        clicked = cd[0]
+if clicked is None:
+    st.session_state.pop("_grid_last_click", None)
+elif clicked != st.session_state.get("_grid_last_click"):
+    st.session_state["_grid_last_click"] = clicked
+    st.session_state["cell"] = clicked
+
+state.allow("cell", TOKENS)
+token = st.selectbox("Cell (scenario|metric group)", options=TOKENS, index=None, key="cell", bind="query-params",
+                     placeholder="Click a cell in the grid, or pick one here",
+                     help="The selected cell is kept in the link, so a prepared URL opens on it.")
+if token is None:
+    st.caption("No cell selected yet.")
+else:
+    scenario, group = grid.parse_cell_token(token)
+    row = cells[cells["token"] == token].iloc[0]
+    d = cell_detail(scenario, group, models)
+    st.markdown(f"#### {components.text(scenario)} × {GROUP_LABELS[group]}")
+    views_line = []
+    for v in grid.VIEWS:
+        vc = grid_cells(v, models)
+        m = bool(vc.loc[vc["token"] == token, "measured"].iloc[0])
+        views_line.append(f"{v}: {'measured' if m else 'blank'}")
+    st.markdown(
+        f"HELM metric(s): {components.text(row['metrics'])}  \n"
+        f"Models with a value: **{int(row['models_with_value'])} of {int(row['cohort_size'])}** in the cohort  \n"
+        f"Views: {' · '.join(views_line)}"
+    )
+    if not row["measured"]:
+        st.markdown(f"{badge(row['confidence'])} **Blank in the {view} view.** {components.text(row['reason'])}")
+        st.caption(f"Source: {components.text(row['source'])}")
+    elif int(row["models_with_value"]) == 0:
+        st.markdown(f"**Counted as measured in the {view} view, but no model of the cohort has a value.**")
+        why = grid.design_reason(scenario, group)
+        if why is not None:
+            st.markdown(f"{badge(why.confidence)} HELM's schema leaves it blank: {components.text(why.reason)}")
+        if scenario in grid.MS_MARCO and group == "calibration":
+            components.claim("grid_msmarco_calibration", compact=True)
+    elif row["differs"]:
+        st.caption(f"Note: {components.text(row['differs'])}.")
+    if not d.best.empty:
+        best_lines = []
+        for b in d.best.itertuples():
+            tie = f" (tied with {b.n_tied - 1} more)" if b.n_tied > 1 else ""
+            direction = "lower is better" if b.lower_is_better else "higher is better"
+            best_lines.append(f"- {components.text(b.metric)} ({direction}): **{components.text(b.model)}** "
+                              f"{b.value:.3f}{tie}")
+        st.markdown("Best in the cohort:\n" + "\n".join(best_lines))
+        st.caption("Values HELM flags as strongly contaminated (☠, a model trained on that dataset) are left out "
+                   "of the best, as in HELM's win rates; they stay in the table, marked.")
+    if d.values.empty:
+        st.info(f"No model of the cohort has a value for {scenario} × {GROUP_LABELS[group]}.")
+    else:
+        st.dataframe(d.values, hide_index=True, width="stretch",
+                     column_config={m: st.column_config.NumberColumn(m, format="%.3f") for m in d.metrics})
+        components.download(d.values, f"cell_{scenario}_{group}".replace("/", "-").replace(" ", "_"),
+                            key="grid_cell_csv")
+        if d.metrics:
+            first = d.metrics[0]
+            direction = d.directions.get(first)
+            order = "lowest first" if direction else ("highest first" if direction is False else "as listed")
+            st.caption(f"Sorted by {first}, {order}.")
+    if d.missing:
+        with st.expander(f"{len(d.missing)} model(s) of the cohort without a value"):
+            st.text("\n".join(d.missing))
+
+# ---------------------------------------------------------------- gaps with reasons
+st.subheader(f"Why each blank cell is blank ({view} view)")
+gaps = grid_gaps(view, models)
+if gaps.empty:
+    st.markdown("No blank cell in this view.")
+else:
+    kinds = gaps.groupby(["kind", "confidence"], sort=False).size()
+    st.markdown(" · ".join(f"{components.text(k)}: {n} {badge(conf)}" for (k, conf), n in kinds.items()))
+    st.dataframe(gaps.drop(columns=["group_label"]), hide_index=True, width="stretch")
+    components.download(gaps, f"core_grid_gaps_{view}", key="grid_gaps_csv")
+    st.caption("Confidence: verified = read in HELM's code or schema; unverified = our inference, no source says "
+               "why; computed = only that the data holds no value.")
+
+components.onward("grid")

@@ -1,0 +1,278 @@
+"""One Recipe Reorders The Podium: accuracy-only rank beside a recipe's rank, rank shifts, podium stability,
+and how the field of rivals changes a win rate."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from helm_core import ranking
+from helm_core.data import GROUP_LABELS
+from ui import cache, charts_rankings, components, recipe_controls, state
+
+recipe_ranking = cache.on_release(ranking.recipe_ranking)
+recipe_stability = cache.on_release(ranking.recipe_stability)
+paper_podium_check = cache.on_release(ranking.paper_podium_check)
+dominance_summary = cache.on_release(ranking.dominance_summary)
+rival_sets = cache.on_release(ranking.rival_sets)
+model_set_effect = cache.on_release(ranking.model_set_effect)
+
+ACCURACY_ONLY = (("accuracy", 1.0),)
+TOP_N_OPTIONS = (5, 10, 15, 20, 25, 30)
+SPREADS = {"small": 200.0, "medium": 50.0, "large": 10.0}  # Dirichlet concentration
+N_SAMPLES = 10_000
+
+components.page_header("podium")
+rel = cache.active_release()
+rel_name = components.text(rel.name)  # data text: escaped before it goes into markdown
+models = cache.active_models()
+
+if len(models) < 2:
+    st.warning("A ranking needs at least two models: widen the sidebar's cohort or access filter.")
+    components.onward("podium")
+    st.stop()
+
+base = recipe_ranking(models, ACCURACY_ONLY, "renormalize")
+if base.coverage.get("accuracy", 0) == 0:
+    st.info("This release has no accuracy values, so there is no accuracy ranking to start from. "
+            "Load a release with accuracy results (the *Bring Your Own HELM Output* page).")
+    components.onward("podium")
+    st.stop()
+
+st.caption(recipe_controls.kind_caption(base.kind, len(models), rel_name))
+st.markdown(
+    "HELM ranks models by **head-to-head win rate**: in each scenario column, the share of the other models a "
+    "model beats, averaged per metric group. A *recipe* weights the seven groups into one score. "
+    "Change the recipe and watch who stands on the podium."
+)
+components.claim("no_single_score", compact=True)
+
+
+@st.fragment
+def comparison() -> None:
+    choice = recipe_controls.recipe_controls(base.coverage, len(models))
+    if choice.error:
+        st.warning(choice.error)
+        return
+    rr = recipe_ranking(models, choice.items, choice.missing)
+    weighted = [g for g, v in choice.raw.items() if v > 0]
+    absent = [GROUP_LABELS[g] for g in weighted if rr.coverage.get(g, 0) == 0]
+    if absent:
+        st.info(f"No model in this cohort has a win rate for {', '.join(absent)} in {rel_name} (a win rate needs "
+                "at least two models measured on the same column); "
+                + ("the scores are renormalised over the other weighted groups."
+                   if choice.missing == "renormalize" else "with 'exclude', every model drops out."))
+
+    wcol, fcol = st.columns([2, 3])
+    with wcol:
+        components.chart(
+            charts_rankings.weights_bar(rr.weights, rr.coverage, len(models)), key="podium_weights",
+            alt="Current recipe weights: " + ", ".join(f"{GROUP_LABELS[g]} {v:.0%}" for g, v in rr.weights.items()
+                                                         if g in GROUP_LABELS),
+            data=pd.DataFrame({"metric_group": rr.weights.index, "weight": rr.weights.round(4).to_numpy(),
+                               "models_with_value": rr.coverage.reindex(rr.weights.index).fillna(0).astype(int)
+                               .to_numpy()}),
+            data_name="recipe_weights",
+        )
+    with fcol:
+        flagged = rr.recipe[rr.recipe["flagged"]]
+        ranked = rr.recipe[~rr.recipe["excluded"]]
+        top10 = ranked.head(10)
+        if choice.missing == "renormalize":
+            st.markdown(
+                f"**{len(flagged):,} of {len(rr.recipe):,} models** lack a value for at least one weighted group "
+                f"and are scored over the groups they have (marked †). In this recipe's top 10, "
+                f"**{int(top10['flagged'].sum())}** are. A model with no efficiency value cannot lose on "
+                "efficiency: switch to *exclude* to rank only models with every weighted group."
+            )
+        else:
+            st.markdown(
+                f"**{int(rr.recipe['excluded'].sum()):,} of {len(rr.recipe):,} models** lack a value for at least "
+                f"one weighted group and are left out; **{len(ranked):,}** are ranked."
+            )
+        by_group = [(GROUP_LABELS[g], len(models) - int(rr.coverage.get(g, 0))) for g in weighted]
+        gaps = [f"{lab} ({n:,})" for lab, n in by_group if n > 0]
+        if gaps:
+            st.caption("Models without a value, per weighted group: " + ", ".join(gaps) + ".")
+
+    left, mid, right = st.columns([1, 2, 1])
+    state.allow("n", [str(v) for v in TOP_N_OPTIONS])
+    with mid:
+        n = int(st.select_slider("Top N in the slope chart and tables", options=TOP_N_OPTIONS, value=10, key="n",
+                                 bind="query-params"))
+    with left:
+        recipe_controls.podium(rr.accuracy, "Accuracy only", "win rate")
+        st.dataframe(recipe_controls.ranking_table(rr.accuracy, n, "win rate"), hide_index=True,
+                     width="stretch", height=min(35 * n + 40, 600),
+                     column_config=recipe_controls.table_config("win rate"))
+    with right:
+        recipe_controls.podium(rr.recipe, f"Recipe: {choice.label}", "score")
+        st.dataframe(recipe_controls.ranking_table(rr.recipe, n, "score"), hide_index=True,
+                     width="stretch", height=min(35 * n + 40, 600),
+                     column_config=recipe_controls.table_config("score"))
+    with mid:
+        shift = rr.shift
+        tau_text = "not defined" if pd.isna(rr.tau) else f"{rr.tau:.2f}"
+        m1, m2 = st.columns(2)
+        m1.metric("Kendall's tau, accuracy vs recipe", tau_text,
+                  help="Rank agreement over the models ranked in both: 1 = same order, 0 = unrelated, "
+                       "−1 = reversed (tau-b, ties handled).")
+        moved = int((shift["shift"] != 0).sum())
+        m2.metric("Models that change place", f"{moved:,} of {len(shift):,}")
+        sel = shift[(shift["rank_a"] <= n) | (shift["rank_b"] <= n)]
+        components.chart(
+            charts_rankings.slope_chart(shift, n, "Accuracy only", choice.label), key="podium_slope",
+            alt=(f"Slope chart of rank changes from accuracy only to {choice.label} for {len(sel)} models in "
+                 f"either top {n}. Kendall's tau {tau_text}. "
+                 + "; ".join(f"{m} {int(r.rank_a)}→{int(r.rank_b)}" for m, r in sel.head(12).iterrows())),
+            data=shift.reset_index().astype({"rank_a": int, "rank_b": int, "shift": int}), data_name="rank_shift",
+        )
+        up = shift[shift["shift"] > 0].sort_values(["shift", "rank_b"], ascending=[False, True]).head(5)
+        down = shift[shift["shift"] < 0].sort_values(["shift", "rank_b"], ascending=[True, True]).head(5)
+        c_up, c_down = st.columns(2)
+        with c_up:
+            st.markdown("**Moved up most**")
+            st.markdown("  \n".join(f"▲ {components.text(m)}: #{int(r.rank_a)} → #{int(r.rank_b)} (+{int(r['shift'])})"
+                                    for m, r in up.iterrows()) or "nobody")
+        with c_down:
+            st.markdown("**Moved down most**")
+            st.markdown("  \n".join(f"▼ {components.text(m)}: #{int(r.rank_a)} → #{int(r.rank_b)} (−{abs(int(r['shift']))})"
+                                    for m, r in down.iterrows()) or "nobody")
+    st.caption("† scored over fewer groups than the recipe weighs (no value for a weighted group). "
+               "Ties share the better rank.")
+    with st.expander(f"Every model under {choice.label} ({len(rr.recipe):,}), with what each one lacks"):
+        full = recipe_controls.ranking_table(rr.recipe, None, "score", notes=True)
+        st.dataframe(full, hide_index=True, width="stretch")
+        components.download(full, "recipe_ranking", key="podium_recipe_csv")
+
+    st.subheader("Is the podium robust, or an artefact of the recipe?")
+    if len(weighted) < 2:
+        st.info("This recipe weighs a single group, so there is nothing to perturb: its podium is that group's "
+                "ranking. Pick a recipe with two or more groups to test its stability.")
+        return
+    state.allow("spread", list(SPREADS))
+    spread = st.radio("How far the weights wander", list(SPREADS), index=1, key="spread", bind="query-params",
+                      horizontal=True, captions=["a little", "moderately", "a lot"])
+    conc = SPREADS[spread]
+    stab = recipe_stability(models, choice.items, choice.missing, N_SAMPLES, conc, 0)
+    sd = ranking.dirichlet_spread(choice.items, conc)
+    w_typ = rr.weights[rr.weights > 0]
+    rel_sd = float((sd[w_typ.index] / w_typ).median())
+    st.markdown(
+        f"**A simulation:** {N_SAMPLES:,} weight vectors drawn at random around the recipe (Dirichlet, "
+        f"concentration {conc:g}: a typical weight moves by about ±{rel_sd:.0%} of its value), the models "
+        "ranked under each. The win rates are HELM's; only the weights are simulated. Seed 0, so the numbers "
+        "are reproducible."
+    )
+    if stab.empty:
+        st.info("No model can be ranked under this recipe and policy.")
+        return
+    leaders = stab[(stab["p_top3"] > 0) | (stab["rank"] <= 3)].sort_values(["p_top3", "p_first"], ascending=False) \
+        .head(8)
+    components.chart(
+        charts_rankings.stability_chart(leaders, top=8), key="podium_stability",
+        alt=("Podium stability: " + "; ".join(f"{m} first in {r.p_first:.1%}, top 3 in {r.p_top3:.1%}"
+                                              for m, r in leaders.iterrows())),
+        data=stab.reset_index().round(4), data_name="podium_stability",
+    )
+    best = stab.iloc[0]
+    sure = "robust" if best["p_first"] >= 0.9 else ("fragile" if best["p_first"] < 0.5 else "fairly stable")
+    st.markdown(
+        f"First place looks **{sure}**: {components.text(stab.index[0])} is first in {best['p_first']:.1%} of "
+        f"the samples. {int((stab['p_top3'] > 0.05).sum()):,} models reach the top three in more than 5% of them."
+    )
+
+
+comparison()
+
+st.subheader("The paper's podium, and what v0.4.0 shows")
+components.claim("top_accuracy")
+check = paper_podium_check(None)
+if check.empty:
+    st.info(f"{rel_name} does not include the paper's podium models, so the claim cannot be checked here.")
+else:
+    full = recipe_ranking(None, ACCURACY_ONLY, "renormalize")
+    leaders = ", ".join(f"#{int(r['rank'])} {components.text(m)} ({r['score']:.3f})"
+                        for m, r in full.accuracy.head(3).iterrows())
+    lines = [f"- **Among all {int(check['n'].iloc[0])} models of {rel_name}** ({full.kind} accuracy win rates) the "
+             f"podium is {leaders}. The paper's three stand at "
+             + ", ".join(f"#{int(r['rank'])} {components.text(r['model'])} ({r['win_rate']:.3f})"
+                         for _, r in check.iterrows()) + "."]
+    if check["cohort_n"].iloc[0] > 1:
+        lines.append(
+            f"- **Among the paper's {int(check['cohort_n'].iloc[0])}-model cohort**, recomputed from {rel_name}'s "
+            "numbers: " + ", ".join(f"#{int(r['cohort_rank'])} {components.text(r['model'])} "
+                                    f"({r['cohort_win_rate']:.3f})" for _, r in check.iterrows()) + "."
+        )
+    st.markdown("\n".join(lines))
+    same = bool((check["cohort_rank"].to_numpy() == check["paper_place"].to_numpy()).all())
+    st.markdown(
+        ("So the data agrees with the paper **within its own cohort**, and disagrees once newer models join: "
+         "the podium depends on who is in the field, not only on the recipe."
+         if same else
+         "The data does **not** reproduce the paper's order, even within its cohort: the v0.4.0 numbers were "
+         "recomputed after the paper.")
+    )
+
+dom = dominance_summary(models)
+if len(dom) >= 2:
+    st.markdown(
+        f"**Pareto dominance is rare, as HELM says:** of the {len(dom):,} models in this cohort with a win rate in "
+        f"all seven groups, **{int(dom.sum()):,}** are not dominated by any other (no model is at least as good "
+        "in every group and better in one). Without a recipe, most of them could claim a podium."
+    )
+
+
+@st.fragment
+def model_set_demo() -> None:
+    st.subheader("A win rate depends on the field")
+    st.markdown(
+        "A win rate counts the rivals a model beats, so the same scores give a different win rate against a "
+        "different field. A HELM user asked exactly this: how choosing a subset of models affects the win rate "
+        "([stanford-crfm/helm#2849](https://github.com/stanford-crfm/helm/issues/2849)). Pick a model and a set "
+        "of rivals to remove; both sides are recomputed from the results."
+    )
+    order = list(base.accuracy.index)
+    # The paper's leader against the newcomers when the cohort has any; otherwise a model from mid-table.
+    default = order[len(order) // 2]
+    if "text-davinci-002" in order and rival_sets(models, "text-davinci-002")["newer"]:
+        default = "text-davinci-002"
+    c1, c2 = st.columns([2, 3])
+    target = c1.selectbox("Model", order, index=order.index(default), key="podium_ms_model")
+    sets = rival_sets(models, target)
+    options = list(ranking.RIVAL_SETS) + ["custom"]
+    captions = [f"{ranking.RIVAL_SETS[k]} ({len(sets[k])})" for k in ranking.RIVAL_SETS] + ["pick them yourself"]
+    first_nonempty = next((i for i, k in enumerate(ranking.RIVAL_SETS) if sets[k]), len(options) - 1)
+    which = c2.radio("Remove", options, index=first_nonempty, key="podium_ms_which", horizontal=True,
+                     captions=captions)
+    if which == "custom":
+        removed = st.multiselect("Rivals to remove", [m for m in order if m != target], key="podium_ms_custom")
+    else:
+        removed = sets[which]
+    if not removed:
+        st.info("No rivals to remove with this choice in the current cohort: pick another set.")
+        return
+    eff = model_set_effect(models, target, tuple(sorted(removed)))
+    components.chart(
+        charts_rankings.model_set_chart(eff, target), key="podium_model_set",
+        alt=(f"{target}'s win rates against all {len(models)} models and without {len(removed)} rivals: "
+             + "; ".join(f"{GROUP_LABELS[r.metric_group]} {r.win_rate_with:.3f} → {r.win_rate_without:.3f}"
+                         for r in eff.itertuples() if pd.notna(r.win_rate_with))),
+        data=eff.round(4), data_name="model_set_effect",
+    )
+    acc = eff.set_index("metric_group").loc["accuracy"]
+    if pd.notna(acc["win_rate_with"]) and pd.notna(acc["win_rate_without"]):
+        st.markdown(
+            f"Accuracy win rate of **{components.text(target)}**: {acc['win_rate_with']:.3f} "
+            f"(#{int(acc['rank_with'])} of {int(acc['n_with'])}) against the full field, "
+            f"{acc['win_rate_without']:.3f} (#{int(acc['rank_without'])} of {int(acc['n_without'])}) without the "
+            f"{len(removed):,} removed rivals. Its scores did not change; only the field did."
+        )
+    elif pd.notna(acc["win_rate_with"]):
+        st.info(f"Without these {len(removed):,} rivals fewer than two models are left to compare, so "
+                f"{components.text(target)} has no win rate at all: a win rate only exists against a field.")
+    st.caption("Both sides are recomputed among the models compared (like with like), so the full-field value can "
+               "differ slightly from HELM's published one: the inputs are rounded to 3 decimals.")
+
+
+model_set_demo()
+components.onward("podium")

@@ -1,0 +1,261 @@
+"""Prompt Sensitivity: how far a score moves with the in-context examples (HELM's seeds), what that does to
+the ranking, and the paper's findings on prompt format and the number of examples."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from helm_core import sensitivity
+from ui import cache, charts_reliability, components, state
+
+seed_spread = cache.on_release(sensitivity.seed_spread)
+median_spread = cache.on_release(sensitivity.median_spread)
+rank_flips = cache.on_release(sensitivity.rank_flips)
+spread_scenarios = cache.on_release(sensitivity.spread_scenarios)
+
+NQ_OPEN = "NaturalQuestions (open-book)"
+SORTS = ("mean", "spread")
+KIND_TEXT = {
+    "seeds": "the range over HELM's in-context-example seeds: the same model and test set, only the set of "
+             "in-context examples in the prompt changes",
+    "runs": "the range over several runs (sub-tasks, subjects or splits, each with its seeds), **not over seeds "
+            "alone**: it mixes how hard each sub-task is with seed luck",
+    "single": "nothing to show: every model ran once with one seed here",
+    "unknown": "the range over the runs behind each value; the release does not say how many seeds each run "
+               "had, so it may mix seeds with sub-tasks",
+}
+
+
+COLUMNS = {"rank": st.column_config.Column(width=45), "model": st.column_config.Column(width=165),
+           "change": st.column_config.Column(width=55)}
+
+
+def _move(change: float) -> str:
+    if change > 0:
+        return f"▲ {int(change)}"
+    if change < 0:
+        return f"▼ {int(-change)}"
+    return "="
+
+
+def _highlight(row: pd.Series) -> list[str]:
+    style = "background-color: rgba(230,159,0,0.22)" if row["change"] != "=" else ""
+    return [style] * len(row)
+
+
+components.page_header("sensitivity")
+rel = cache.active_release()
+models = cache.active_models()
+components.claim("fixed_examples", compact=True)
+
+scenarios = spread_scenarios()
+if not scenarios:
+    st.info(f"{rel.name} has no main-metric values, so there is no spread to show.", icon=":material/info:")
+elif not models:
+    st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the spread.")
+else:
+    # ------------------------------------------------------------------------- per model
+    st.subheader("How far one model's score moves with the in-context examples")
+    c1, c2 = st.columns([3, 1])
+    with c1:
+        state.allow("sens_scenario", scenarios)
+        default = scenarios.index(NQ_OPEN) if NQ_OPEN in scenarios else 0
+        scenario = st.selectbox("Scenario", scenarios, index=default, key="sens_scenario", bind="query-params")
+    with c2:
+        state.allow("sens_sort", SORTS)
+        sort = st.segmented_control("Sort models by", SORTS, default="mean", required=True, key="sens_sort",
+                                    bind="query-params")
+    sp = seed_spread(scenario, models)
+    if sp.empty:
+        st.info(f"No model of the current cohort has a value on {components.text(scenario)}.")
+    else:
+        kind = sensitivity.spread_kind(sp)
+        metric = str(sp["metric"].iloc[0])
+        seeded = sp[sp["kind"] == "seeds"]
+        single = sp[sp["kind"] == "single"]
+        st.markdown(f"For **{components.text(scenario)}** ({components.text(metric)}), each bar is {KIND_TEXT[kind]}. "
+                    "The diamond is the mean, the value HELM reports.")
+        if kind == "runs":
+            st.info(
+                f"On {components.text(scenario)} HELM's cell combines several runs per model (up to "
+                f"{sp['n_runs'].max():.0f}) where each configuration ran with its seeds: the spread below is over "
+                "sub-tasks as well as seeds, so it is not prompt sensitivity alone. "
+                f"Pick {NQ_OPEN} or another scenario with one run per seed to see the seed spread.",
+                icon=":material/info:",
+            )
+        multi = sp[sp["kind"].isin(["runs", "unknown"]) & (sp["range"] > 0)]
+        use = seeded if len(seeded) else multi
+        m = st.columns(4)
+        if kind in ("seeds", "single"):
+            m[0].metric("Models with 3-seed spread", f"{len(seeded):,}")
+        else:
+            m[0].metric("Models with several runs", f"{len(multi):,}")
+        m[1].metric("One seed only", f"{len(single):,}", help="Models HELM ran with a single seed: no spread.")
+        if len(use):
+            widest = use.loc[use["range"].idxmax()]
+            m[2].metric("Median range", f"{use['range'].median():.3f}", help=f"Median of max − min ({metric}).")
+            m[3].metric("Widest range", f"{widest['range']:.3f}", help=f"{widest['model']}: "
+                        f"{widest['min']:.3f} to {widest['max']:.3f}")
+        if sort == "spread":
+            ordered = sp.sort_values(["range", "mean"], ascending=[False, False])
+        else:
+            ordered = sp.sort_values(["mean", "model"], ascending=[False, True])
+        order = ordered["model"].tolist()
+        fig = charts_reliability.spread_dumbbell(sp, order=order, metric=metric, scenario=scenario)
+        top = ordered.head(3)
+        components.chart(
+            fig, key="sensitivity_dumbbell",
+            alt=(f"Dumbbell chart of {len(sp)} models on {scenario} ({metric}), sorted by {sort}: min to max with the "
+                 f"mean marked; {len(seeded)} with a seed spread, {len(single)} with one seed only. First three: "
+                 + "; ".join(f"{r.model} {r.min:.3f}–{r.max:.3f} (mean {r.mean:.3f})" for r in top.itertuples())),
+            data=ordered[["model", "metric", "mean", "min", "max", "range", "n_runs", "n_trials", "kind",
+                          "rank_mean", "rank_best", "rank_worst"]],
+            data_name=f"seed_spread_{scenario}",
+        )
+        if len(seeded):
+            jumpers = seeded[(seeded["rank_best"] != seeded["rank_worst"])]
+            st.caption(
+                f"Ranks in the data table: rank_best / rank_worst is the model's rank among all {len(sp)} models "
+                f"(others at their mean) had it been reported with its best or its worst seed; "
+                f"{len(jumpers)} of {len(seeded)} seeded models would change rank that way. Values: {rel.name}."
+            )
+
+    # ------------------------------------------------------------------------- across scenarios
+    st.subheader("Which scenarios are most seed-sensitive")
+    ms = median_spread(models)
+    with_seeds = ms[ms["kind"] == "seeds"].sort_values("median_range", ascending=False)
+    st.markdown(
+        "The median, across the cohort's models, of each model's range (max − min). Bars are ranges over seeds "
+        "alone. Where HELM's cell combines sub-tasks or subjects (MMLU, RAFT, CivilComments), the range is over "
+        "sub-tasks × seeds: its median is shown as text, off the scale, because it is not a seed spread. "
+        "Scenarios with one run per model (HellaSwag and OpenbookQA use 0-shot separate methods) have no spread. "
+        "The main metrics differ (EM, F1, ROUGE-2, RR@10, NDCG@10), all on a 0–1 scale."
+    )
+    fig = charts_reliability.median_spread_bars(ms)
+    alt_top = "; ".join(f"{r.scenario} {r.median_range:.3f} (n={r.n_seeded})" for r in with_seeds.head(4).itertuples())
+    components.chart(
+        fig, key="sensitivity_median",
+        alt=(f"Bar chart of the median range per scenario for {len(ms)} scenarios; over seeds, largest first: "
+             f"{alt_top or 'none'}."),
+        data=ms, data_name="median_spread_per_scenario",
+    )
+    thin = with_seeds[with_seeds["n_seeded"] < charts_reliability.FEW_MODELS]
+    if not thin.empty:
+        st.caption(f"Dotted bars: few models with a seed-only spread (median over fewer than {charts_reliability.FEW_MODELS}): "
+                   + components.text(", ".join(f"{s} ({n})" for s, n in zip(thin["scenario"], thin["n_seeded"])))
+                   + ". Most models there combine several runs per cell.")
+
+    # ------------------------------------------------------------------------- rank flips
+    st.subheader("If only the best seed, or only the worst seed, had been reported")
+    if sp.empty:
+        flips = sp.iloc[0:0]
+    else:
+        flips = rank_flips(scenario, models)
+    if flips.empty:
+        st.info(f"No model of the current cohort has a spread over seeds alone on {components.text(scenario)}, "
+                "so there is no best or worst seed to report. Try " + NQ_OPEN + ".")
+    else:
+        fs = sensitivity.flip_summary(flips)
+        st.markdown(
+            "HELM reports the mean over the seeds. A paper that ran one seed would have reported one of them. "
+            f"Here every model of the cohort with 3 seeds on {components.text(scenario)} is ranked by its best seed "
+            "(left) and by its worst seed (right); models that change place are highlighted."
+        )
+        m = st.columns(3)
+        m[0].metric("Models that change rank", f"{fs['moved']:,} of {fs['n']:,}")
+        m[1].metric("Largest move", f"{fs['max_move']:,} places")
+        m[2].metric("Pairs whose order flips", f"{fs['flipped_pairs']:,} of {fs['pairs']:,}")
+        table = flips.assign(move=flips["change"].map(_move))
+        left, right = st.columns(2)
+        with left:
+            st.markdown("**Everyone at their best seed**")
+            b = table.sort_values(["rank_if_best", "model"])[["rank_if_best", "model", "best", "move"]]
+            b = b.rename(columns={"rank_if_best": "rank", "best": metric, "move": "change"})
+            st.dataframe(b.style.apply(_highlight, axis=1).format({metric: "{:.3f}", "rank": "{:.0f}"}),
+                         hide_index=True, width="stretch", column_config=COLUMNS)
+        with right:
+            st.markdown("**Everyone at their worst seed**")
+            w = table.sort_values(["rank_if_worst", "model"])[["rank_if_worst", "model", "worst", "move"]]
+            w = w.rename(columns={"rank_if_worst": "rank", "worst": metric, "move": "change"})
+            st.dataframe(w.style.apply(_highlight, axis=1).format({metric: "{:.3f}", "rank": "{:.0f}"}),
+                         hide_index=True, width="stretch", column_config=COLUMNS)
+        st.caption("change: places gained (▲) or lost (▼) going from the best-seed ranking to the worst-seed one. "
+                   f"Models that ran a single seed are left out ({len(sp) - len(flips)} here).")
+        fig = charts_reliability.rank_slope(flips)
+        movers = flips.reindex(flips["change"].abs().sort_values(ascending=False).index).head(3)
+        components.chart(
+            fig, key="sensitivity_ranks",
+            alt=(f"Slope chart of {fs['n']} models' ranks on {scenario}, best seed against worst seed: {fs['moved']} "
+                 "change rank; largest moves: "
+                 + "; ".join(f"{r.model} {int(r.rank_if_best)} → {int(r.rank_if_worst)}" for r in movers.itertuples())),
+            data=flips, data_name=f"rank_flips_{scenario}",
+        )
+
+# ----------------------------------------------------------------------------- the paper's findings
+st.subheader("Prompt format and the number of examples: the paper's findings")
+st.markdown(
+    "HELM also ran ablations that change the prompt format and the number of in-context examples. Their results "
+    "are not in the core leaderboard tables this app carries, so they are shown as claims, with what the "
+    "core data says beside them."
+)
+components.claim("prompt_sensitivity")
+components.claim("format_collapse")
+nq = seed_spread(NQ_OPEN, models) if models and NQ_OPEN in (scenarios or []) else None
+
+
+def _nq_row(name: str):
+    if nq is None or nq.empty:
+        return None
+    hit = nq[nq["model"] == name]
+    return None if hit.empty else hit.iloc[0]
+
+
+bloom, anthropic, davinci = _nq_row("BLOOM (176B)"), _nq_row("Anthropic-LM v4-s3 (52B)"), _nq_row("davinci (175B)")
+if bloom is not None:
+    extra = (f" and Anthropic-LM v4-s3 (52B) {anthropic['mean']:.3f}" if anthropic is not None else "")
+    st.markdown(
+        f":blue-badge[From the data] With HELM's default format, {rel.name} gives BLOOM (176B) an F1 of "
+        f"{bloom['mean']:.3f} on {NQ_OPEN} (seeds {bloom['min']:.3f}–{bloom['max']:.3f}){extra}: in line with the "
+        "claim's starting point of about 60. The collapse to 8.5 under another format is not in these tables."
+    )
+else:
+    st.caption(f"BLOOM (176B) on {NQ_OPEN} is not in the current cohort or dataset, so the claim's baseline "
+               "cannot be checked here.")
+components.claim("seed_spread_nq")
+claims = cache.claims()
+claimed = claims["seed_spread_nq"].values  # (37.6, 63.6) in %
+check = sensitivity.compare_range(nq, "davinci (175B)", claimed[0] / 100, claimed[1] / 100) if nq is not None else None
+if check is not None:
+    verdict = "agrees" if check["agrees"] else "disagrees"
+    st.markdown(
+        f":{'green' if check['agrees'] else 'red'}-badge[This release {verdict}] In {rel.name}, davinci (175B) ranges "
+        f"from {check['min']:.1%} to {check['max']:.1%} F1 over its seeds on {NQ_OPEN}"
+        + ("." if check["agrees"] else
+           f", far narrower than the claimed {claimed[0]:.1f}% to {claimed[1]:.1f}%. Later releases recomputed the "
+           "runs, and the claim itself is unverified.")
+    )
+else:
+    st.caption(f"davinci (175B) has no seed spread on {NQ_OPEN} in the current cohort or dataset.")
+components.claim("seed_median_nq")
+if nq is not None:
+    med, n_seed = sensitivity.median_seed_range(nq)
+    low, high = claims["seed_median_nq"].values
+    if n_seed:
+        closer = "the study notes' figure" if abs(med - low) <= abs(med - high) else "the summary's figure"
+        st.markdown(
+            f":blue-badge[From the data] In {rel.name}, the median range over seeds on {NQ_OPEN} is {med:.3f} F1 "
+            f"across the cohort's {n_seed} models with 3 seeds: "
+            + (f"below {low:.2f}, as the study notes say, not {high:.2f}." if med < low else
+               f"not below {low:.2f}; closer to {closer} ({low:.2f} against {high:.2f}).")
+        )
+components.claim("incontext_count")
+components.claim("wild_swings")
+with st.container(border=True):
+    st.markdown(
+        "**What is unverified here.** Which of the six format variants collapsed BLOOM (176B), and its exact "
+        "starting value; davinci's seed range of 37.6% to 63.6%; the median seed range on NaturalQuestions "
+        "(open-book), where two secondary sources disagree (below 0.03 against about 0.17). The paper's PDF was not "
+        "available to check them; the badges above say how each claim is sourced."
+    )
+
+components.onward("sensitivity")

@@ -1,0 +1,61 @@
+"""Render every page in Chromium: 1400 × 900 full-page shots, and the presenter view at 1280 × 720.
+
+Usage:  python scripts/screenshots.py [--out screenshots] [--pages grid,podium]
+Starts its own `streamlit run Home.py` on a free localhost port and uses Debian's /usr/bin/chromium.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "screenshots")
+    ap.add_argument("--pages", default="", help="comma-separated url paths (home = the default page); default all")
+    ap.add_argument("--no-presenter", action="store_true")
+    args = ap.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e import conftest as e2e
+    from tests.e2e.helpers import open_url
+    from ui import nav
+
+    wanted = {p.strip() for p in args.pages.split(",") if p.strip()}
+    specs = [s for s in nav.available_pages() if not wanted or (s.url_path or "home") in wanted]
+    args.out.mkdir(parents=True, exist_ok=True)
+    port = e2e.free_port()
+    server = e2e.start_server(port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=e2e.CHROMIUM, headless=True, args=e2e.CHROMIUM_ARGS)
+            for spec in specs:
+                name = spec.url_path or "home"
+                ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+                page = ctx.new_page()
+                open_url(page, f"{base}/{spec.url_path}")
+                page.screenshot(path=str(args.out / f"{name}.png"), full_page=True)
+                ctx.close()
+                if not args.no_presenter:
+                    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+                    page = ctx.new_page()
+                    open_url(page, f"{base}/{spec.url_path}?present=1")
+                    page.screenshot(path=str(args.out / f"present_{name}.png"))
+                    ctx.close()
+                print(f"{name}: done")
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(f"screenshots in {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,205 @@
+"""Calibration page: the labelled simulation and its sliders, bin strategy, the scenario picker and the
+verdicts on the paper's claims, the interface switch, URL seeding, and datasets that lack what it needs."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from helm_core import calibration as cal
+from helm_core.data import load_release
+
+from .helpers import ROOT, TIMEOUT, assert_clean, texts
+
+PAGE = "pages/calibration.py"
+
+
+def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: dict | None = None) -> AppTest:
+    """Like helpers.open_page, but the page's own query keys reach the page: the first run (the default page)
+    drops keys it does not declare, so they are set again after switching, before the page's first run."""
+    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    for k, v in (session or {}).items():
+        at.session_state[k] = v
+    at.run()
+    at.switch_page(file)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def _metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def _figure(at, key):
+    for chart in at.get("plotly_chart"):
+        if chart.proto.id.endswith(key):
+            return json.loads(chart.proto.spec)
+    raise AssertionError(f"no chart {key}")
+
+
+def test_default_shows_a_labelled_simulation():
+    at = open_page(PAGE)
+    t = texts(at)
+    assert "Simulation · not HELM data" in t
+    assert "carries no per-instance confidences" in t
+    m = _metrics(at)
+    assert m["Answers"] == "1,000"
+    expected = cal.simulated_reliability(0.7, 0.5, 1000, 10, "equal_mass", 0)["ece"]
+    assert m["ECE"] == f"{expected:.3f}"
+    fig = _figure(at, "calibration_reliability")
+    assert "SIMULATION" in fig["layout"]["title"]["text"]
+    assert any("SIMULATION" in a["text"] for a in fig["layout"]["annotations"])
+
+
+def test_overconfidence_slider_grows_ece():
+    at = open_page(PAGE)
+    at.slider(key="cal_conf").set_value(0.0).run()
+    calibrated = float(_metrics(at)["ECE"])
+    at.slider(key="cal_conf").set_value(1.0).run()
+    over = float(_metrics(at)["ECE"])
+    assert calibrated < 0.06 < over
+    assert_clean(at)
+
+
+def test_accuracy_slider_changes_share_correct():
+    at = open_page(PAGE)
+    at.slider(key="cal_acc").set_value(0.3).run()
+    share = float(_metrics(at)["Share correct"].rstrip("%")) / 100
+    assert share == pytest.approx(0.3, abs=0.05)
+
+
+def test_few_answers_warn_below_300():
+    at = open_page(PAGE)
+    assert not any("300" in str(w.value) for w in at.warning)
+    at.slider(key="cal_n").set_value(200).run()
+    assert _metrics(at)["Answers"] == "200"
+    assert any("300" in str(w.value) for w in at.warning)
+
+
+def _bar_counts(fig) -> list[int]:
+    bar = [t for t in fig["data"] if t["type"] == "bar"][0]
+    y = bar["y"]
+    if isinstance(y, dict):  # plotly's binary encoding
+        import base64
+
+        return np.frombuffer(base64.b64decode(y["bdata"]), dtype=np.dtype(y["dtype"])).tolist()
+    return list(y)
+
+
+def test_bin_strategy_switch_changes_the_bins():
+    at = open_page(PAGE, query={"cal_n": "300"})
+    assert _bar_counts(_figure(at, "calibration_reliability")) == [30] * 10  # equal mass: 30 answers per bin
+    at.button_group(key="cal_bins").set_value("uniform").run()
+    sim = cal.simulated_reliability(0.7, 0.5, 300, 10, "uniform", 0)
+    counts = _bar_counts(_figure(at, "calibration_reliability"))
+    assert counts == sim["bins"]["count"].tolist() and len(set(counts)) > 1
+    assert _metrics(at)["ECE"] == f"{sim['ece']:.3f}"
+
+
+def test_scenario_switch_and_verdicts():
+    at = open_page(PAGE)
+    assert at.selectbox(key="cal_scenario").value == "HellaSwag"
+    assert float(_metrics(at)["Rank correlation, accuracy vs ECE"]) > 0.5
+    at.selectbox(key="cal_scenario").set_value("OpenbookQA").run()
+    assert float(_metrics(at)["Rank correlation, accuracy vs ECE"]) < -0.5
+    t = texts(at)
+    assert "This release agrees" in t and "This release disagrees" in t
+    assert "39 of 53 models have ECE below 0.40" in t
+
+
+def test_interface_switch_shows_each_method():
+    at = open_page(PAGE)
+    assert "A. In the oven" in at.code[0].value
+    assert "Illustration" in texts(at)
+    at.button_group(key="cal_method").set_value("separate").run()
+    code = at.code[0].value
+    assert "A. In the oven" not in code and code.count("Question:") == 4
+    assert "HellaSwag: 32 with accuracy" in texts(at)
+    at.button_group(key="cal_method").set_value("separate-calibrated").run()
+    assert "bare prompt" in at.code[0].value
+    assert "OpenbookQA" in texts(at)
+
+
+def test_models_without_ece_are_listed():
+    at = open_page(PAGE)
+    t = texts(at)
+    assert "gpt-3.5-turbo-0301" in t and "Falcon (40B)" in t
+    never = cal.models_without_ece(load_release())
+    assert _metrics(at)["Models with accuracy but never an ECE"] == str(int((never["n_with_ece"] == 0).sum()))
+
+
+def test_url_seeds_the_widgets():
+    at = open_page(PAGE, query={"cal_scenario": "CivilComments", "cal_method": "joint", "cal_acc": "0.9",
+                                "cal_conf": "-1.0", "cal_n": "500", "cal_bins": "uniform"})
+    assert at.selectbox(key="cal_scenario").value == "CivilComments"
+    assert at.slider(key="cal_acc").value == pytest.approx(0.9)
+    assert _metrics(at)["Answers"] == "500"
+    sim = cal.simulated_reliability(0.9, -1.0, 500, 10, "uniform", 0)
+    assert _metrics(at)["ECE"] == f"{sim['ece']:.3f}"
+
+
+BAD_QUERIES = [
+    # key, bad value, how to read the widget, its default
+    ("cal_acc", "5", "slider", 0.7),
+    ("cal_conf", "nan", "slider", 0.5),
+    ("cal_n", "12.5", "slider", 1000),
+    ("cal_scenario", "<script>x</script>", "selectbox", "HellaSwag"),
+    ("cal_method", "cot", "button_group", "joint"),
+    ("cal_bins", "quantile", "button_group", "equal_mass"),
+]
+
+
+@pytest.mark.parametrize("key,value,kind,default", BAD_QUERIES, ids=[q[0] for q in BAD_QUERIES])
+def test_bad_url_values_fall_back_to_defaults(key, value, kind, default):
+    # (AppTest runs a switched-to page without the router, so the notice toast is checked in Chromium.)
+    at = open_page(PAGE, query={key: value})
+    assert getattr(at, kind)(key=key).value == default
+    assert "<script>" not in texts(at)
+
+
+def test_small_cohort_still_works():
+    at = open_page(PAGE, query={"cohort": "paper", "access": "closed"})
+    t = texts(at)
+    assert "(3 models)" in t
+    assert "not enough data" in t or "This release" in t
+
+
+def _with_release(rel, query=None):
+    # the sidebar's dataset radio labels a dataset by its release name: use the name as the key
+    return open_page(PAGE, query=query, session={"_releases": {rel.name: rel}, "dataset_key": rel.name})
+
+
+def test_release_without_calibration_says_so():
+    rel = load_release()
+    res = rel.results[rel.results["metric_group"] != "calibration"].reset_index(drop=True)
+    at = _with_release(dataclasses.replace(rel, results=res, meta={**rel.meta, "release": "my upload", "kind": "upload"}))
+    t = texts(at)
+    assert "my upload has no calibration values" in t
+    assert "Simulation · not HELM data" in t  # the simulation still works
+
+
+def test_release_with_per_instance_confidences_draws_real_data():
+    rel = load_release()
+    rng = np.random.default_rng(1)
+    inst = pd.DataFrame({"model": "text-davinci-002", "scenario": "BoolQ", "prob": rng.uniform(0.5, 1, 120),
+                         "correct": rng.integers(0, 2, 120), "run": "boolq:model=openai_text-davinci-002"})
+    at = _with_release(dataclasses.replace(rel, meta={**rel.meta, "release": "my run", "kind": "upload",
+                                                      "instance_confidences": inst}))
+    assert at.selectbox(key="cal_run").value == "text-davinci-002 · BoolQ"
+    assert at.button_group(key="cal_source").value == "data"
+    m = _metrics(at)
+    assert m["Answers"] == "120"
+    assert m["ECE"] == f"{cal.ece(inst['prob'], inst['correct']):.3f}"
+    assert "Simulation · not HELM data" not in texts(at)
+    assert any("300" in str(w.value) for w in at.warning)
+    at.button_group(key="cal_source").set_value("simulation").run()
+    assert "Simulation · not HELM data" in texts(at)

@@ -1,0 +1,187 @@
+"""AppTest: the Capability vs Cost page. Switch axes and recipes; check the chart, the top three and the
+list of models left out."""
+from __future__ import annotations
+
+import pytest
+
+from helm_core.data import load_release
+
+from .helpers import open_page, texts
+from .rankings_helpers import NO_EFFICIENCY, chart_keys, chart_spec, loaded_session, open_with, values, without_efficiency
+
+PAGE = "pages/cost.py"
+
+
+def traces(at) -> dict[str, dict]:
+    return {t.get("name"): t for t in chart_spec(at, "cost_bubble")["data"]}
+
+
+def drawn_models(at) -> set[str]:
+    out = set()
+    for name, t in traces(at).items():
+        if name and name.startswith("size"):
+            out |= {row[0] for row in t["customdata"]}
+    return out
+
+
+def left_out_table(at):
+    return next(d.value for d in at.dataframe if list(d.value.columns) == ["model", "access", "reason"])
+
+
+def test_default_chart_lists_the_models_without_runtime():
+    at = open_page(PAGE)
+    t = texts(at)
+    assert "cost_bubble" in chart_keys(at)
+    assert len(drawn_models(at)) == 26
+    assert "Left out of this chart: 41 of 67 models" in t
+    out = left_out_table(at)
+    assert len(out) == 41 and "Llama 2 (70B)" in set(out["model"])
+    assert out["reason"].str.contains("efficiency cell is blank").all()
+    assert "Runtime: mean over the 12 scenarios every measured model has" in t
+    assert "HELM's published group win rates" in t
+    # the Pareto front is drawn and named
+    assert any(n and n.startswith("Pareto front") for n in traces(at))
+    assert "**On the Pareto front (4):**" in t
+
+
+def test_switching_cost_to_parameters_shows_every_model_with_a_size():
+    at = open_page(PAGE)
+    at.radio(key="cost").set_value("params").run()
+    assert len(drawn_models(at)) == 65
+    out = left_out_table(at)
+    assert set(out["model"]) == {"gpt-3.5-turbo-0301", "gpt-3.5-turbo-0613"}
+    assert (out["reason"] == "size not disclosed").all()
+    assert chart_spec(at, "cost_bubble")["layout"]["yaxis"]["title"]["text"].startswith("Parameters")
+
+
+def test_undisclosed_and_speculative_sizes_have_their_own_markers():
+    at = open_page(PAGE)
+    tr = traces(at)
+    spec = next(t for n, t in tr.items() if n and n.startswith("size speculative"))
+    assert spec["marker"]["symbol"] == "circle-dot"
+    assert "text-davinci-002" in {row[0] for row in spec["customdata"]}
+
+
+def test_bubble_builder_marks_undisclosed_sizes_and_missing_harm():
+    import numpy as np
+    import pandas as pd
+
+    from ui.charts_rankings import capability_cost_bubble
+
+    f = pd.DataFrame({
+        "model": ["a", "b", "c", "d"], "access": ["open"] * 4, "capability": [0.2, 0.5, 0.8, 0.9],
+        "runtime_s": [0.1, 0.5, 1.0, 2.0], "harm": [0.01, 0.02, np.nan, 0.03],
+        "params": [1e9, np.nan, 7e10, 5e11], "params_speculative": [False, False, False, True],
+        "size_disclosed": [True, False, True, True], "pareto": [True, True, True, True],
+    })
+    fig = capability_cost_bubble(f, "runtime_s", x_label="x", y_label="y", harm_label="h", top={"d": 1})
+    names = {t.name: t for t in fig.data}
+    assert names["size undisclosed (fixed-size diamond)"].marker.symbol == "diamond"
+    assert list(names["size disclosed (bubble grows with log parameters); no harm value (grey)"].customdata[:, 0]) == ["c"]
+    assert list(names["top 3 of the recipe (ringed, labelled)"].text) == ["#1 d"]
+    assert list(fig.layout.yaxis.ticktext)[:2] == ["0.05 s", "0.1 s"]
+
+
+def test_recipe_top_three_is_highlighted_and_changes_with_the_recipe():
+    at = open_page(PAGE)
+    # Holistic's top three have no runtime: the page says so rather than dropping them silently.
+    assert "Not on this chart from the Holistic top three:** #1 Llama 2 (70B)" in texts(at)
+    at.radio(key="recipe").set_value("safety").run()
+    at.radio(key="missing").set_value("exclude").run()
+    top = traces(at)["top 3 of the recipe (ringed, labelled)"]
+    assert top["text"][0] == "#1 text-davinci-002"
+    assert len(top["text"]) == 3
+    at.radio(key="recipe").set_value("efficiency").run()
+    assert traces(at)["top 3 of the recipe (ringed, labelled)"]["text"] != top["text"]
+
+
+def test_moving_a_weight_here_makes_the_recipe_custom():
+    at = open_page(PAGE)
+    at.radio(key="missing").set_value("exclude").run()
+    at.radio(key="recipe").set_value("accuracy").run()
+    acc_top = traces(at)["top 3 of the recipe (ringed, labelled)"]["text"]
+    at.slider(key="w_efficiency").set_value(5).run()
+    assert at.radio(key="recipe").value == "custom"
+    assert traces(at)["top 3 of the recipe (ringed, labelled)"]["text"] != acc_top
+
+
+@pytest.mark.parametrize("cap,phrase", [("win_rate", "HELM's published group win rates"),
+                                        ("mean_accuracy", "Mean accuracy: mean over the")])
+def test_capability_axis(cap, phrase):
+    at = open_with(PAGE, {"cap": cap})
+    assert at.radio(key="cap").value == cap
+    assert phrase in texts(at)
+    x = values(traces(at)["size disclosed (bubble grows with log parameters)"]["x"])
+    assert all(0 <= v <= 1 for v in x)
+
+
+@pytest.mark.parametrize("harm,label", [("toxic_frac", "Mean toxic fraction"),
+                                        ("gender_repr", "Gender representation bias"),
+                                        ("toxic_losses", "Toxicity comparisons lost")])
+def test_harm_colour(harm, label):
+    at = open_page(PAGE)
+    at.radio(key="harm").set_value(harm).run()
+    layout = chart_spec(at, "cost_bubble")["layout"]
+    assert layout["coloraxis"]["colorbar"]["title"]["text"].startswith(label)
+
+
+def test_the_link_sets_axes_and_recipe():
+    at = open_with(PAGE, {"cost": "params", "harm": "gender_repr", "recipe": "safety", "missing": "exclude"})
+    assert at.radio(key="cost").value == "params"
+    assert at.radio(key="harm").value == "gender_repr"
+    assert at.radio(key="recipe").value == "safety"
+    assert traces(at)["top 3 of the recipe (ringed, labelled)"]["text"][0] == "#1 text-davinci-002"
+
+
+@pytest.mark.parametrize("query", [{"cost": "dollars"}, {"cap": "iq", "harm": "evil"}, {"recipe": "x", "w_bias": "z"}])
+def test_bad_link_values_fall_back_without_an_error(query):
+    at = open_with(PAGE, query)
+    assert "cost_bubble" in chart_keys(at)
+
+
+def test_claims_are_checked_against_v040():
+    t = texts(open_page(PAGE))
+    assert "every model with an accuracy win rate above 55% has at least 50B parameters" in t
+    assert "HELM classic v0.4.0 disagrees** (published accuracy win rates, this cohort): 17 models" in t
+    assert "Mistral v0.1 (7B) (7.3B, 0.884)" in t
+    assert "**open**: Llama 2 (70B) (0.944, #1 of 67" in t
+    assert "rank correlation of accuracy win rate with runtime is **+0.43**" in t
+    assert "denoised inference runtime" in t
+
+
+def test_paper_cohort():
+    at = open_page(PAGE, query={"cohort": "paper"})
+    t = texts(at)
+    assert "recomputed from HELM classic v0.4.0's results among the 28 models" in t
+    assert "Left out of this chart: 2 of 28 models" in t  # the two TNLG v2 models have no runtime
+    assert "J1-Grande v1 (17B)" in t  # a paper-cohort counterexample to the scale claim, from v0.4.0's numbers
+
+
+def test_three_model_cohort():
+    at = open_page(PAGE, query={"cohort": "paper", "access": "closed"})
+    t = texts(at)
+    assert "Left out of this chart: 2 of 3 models" in t
+    assert "Fewer than three models in this cohort have a runtime" in t
+
+
+def test_a_release_without_efficiency_says_what_is_missing():
+    at = open_with(PAGE, session=loaded_session(without_efficiency(load_release())))
+    t = texts(at)
+    assert f"recomputed from {NO_EFFICIENCY}'s results" in t
+    assert any("No model in this cohort has a denoised inference time" in str(i.value) for i in at.info)
+    assert "cost_bubble" not in chart_keys(at)
+    at.radio(key="cost").set_value("params").run()
+    assert "cost_bubble" in chart_keys(at)
+    assert len(drawn_models(at)) == 65
+
+
+def test_a_one_model_release_says_the_chart_needs_two():
+    from dataclasses import replace
+
+    from helm_core.data import select_models
+
+    rel = select_models(load_release(), ["GPT-J (6B)"])
+    rel = replace(rel, meta={**rel.meta, "kind": "upload", "release": "one-model-upload"})
+    at = open_with(PAGE, session=loaded_session(rel))
+    assert any("needs at least two models" in str(w.value) for w in at.warning)
+    assert chart_keys(at) == []

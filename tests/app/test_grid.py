@@ -1,0 +1,134 @@
+"""AppTest: the 16 × 7 Core Grid page: views, blank counts, cell detail, URL seeding, bad input."""
+from __future__ import annotations
+
+import pytest
+
+from .coverage_helpers import loaded, metrics_of, notices, open_story_page
+from .helpers import texts
+
+PAGE = "pages/grid.py"
+
+
+def _chart_data(at):
+    """The 'data behind this chart' table of the grid (the first dataframe on the page)."""
+    return at.dataframe[0].value
+
+
+def test_blank_counts_per_view_always_visible():
+    at = open_story_page(PAGE)
+    m = metrics_of(at)
+    assert m["Blank cells · paper claim"] == "14"
+    assert m["Blank cells · HELM schema"] == "16"
+    assert m["Blank cells · HELM classic v0.4.0 data"] == "22"
+    t = texts(at)
+    for needle in ("98 of the 112", "CNN/DailyMail and XSUM (6 cells)", "MMLU, TruthfulQA, HellaSwag and OpenBookQA",
+                   "96 of 112, not 98"):
+        assert needle in t
+    assert "Paper claim (98 / 112)**: 98 of 112 cells measured, 14 blank" in t
+
+
+@pytest.mark.parametrize("view,measured", [("paper", 98), ("schema", 96), ("data", 90)])
+def test_switching_the_view_changes_the_grid(view, measured):
+    at = open_story_page(PAGE)
+    at.radio(key="view").set_value(view).run()
+    assert not at.exception
+    t = texts(at)
+    assert f"{measured} of 112 cells measured, {112 - measured} blank" in t
+    assert f"Why each blank cell is blank ({view} view)" in t
+    data = _chart_data(at)
+    assert int(data["measured"].sum()) == measured
+    # the blank counts stay on screen whatever the view
+    assert metrics_of(at)["Blank cells · HELM schema"] == "16"
+
+
+@pytest.mark.parametrize("view,measured", [("schema", 96), ("data", 90)])
+def test_view_from_the_url(view, measured):
+    at = open_story_page(PAGE, query={"view": view})
+    assert at.radio(key="view").value == view
+    assert f"{measured} of 112 cells measured" in texts(at)
+
+
+def test_differences_between_views_are_pointed_out():
+    t = texts(open_story_page(PAGE))
+    assert ("The paper counts, the schema leaves blank** (2): "
+            "MS MARCO (regular) Calibration, MS MARCO (TREC) Calibration") in t
+    assert "The schema lists, the data holds no value for this cohort** (6)" in t
+    assert "IMDB Bias" in t
+
+
+def test_selecting_a_cell_opens_the_detail_panel():
+    at = open_story_page(PAGE)
+    assert "No cell selected yet." in texts(at)
+    at.selectbox(key="cell").set_value("HellaSwag|accuracy").run()
+    assert not at.exception
+    t = texts(at)
+    assert "HellaSwag × Accuracy" in t
+    assert "Models with a value: **32 of 67**" in t
+    assert "text-davinci-003" in t  # best EM on HellaSwag in v0.4.0
+    detail = [d.value for d in at.dataframe if "EM" in d.value.columns]
+    assert detail and len(detail[0]) == 32
+    assert detail[0]["EM"].is_monotonic_decreasing
+    assert any("35 model(s) of the cohort without a value" in e.label for e in at.expander)
+
+
+@pytest.mark.parametrize("token,needle", [
+    ("XSUM|calibration", "Summaries are long free text"),
+    ("MMLU|toxicity", "Multiple-choice answers are letters"),
+    ("MS MARCO (TREC)|calibration", "Counted as measured in the paper view, but no model"),
+])
+def test_cell_from_the_url(token, needle):
+    at = open_story_page(PAGE, query={"cell": token})
+    assert at.selectbox(key="cell").value == token
+    assert needle in texts(at)
+
+
+def test_blank_cell_reason_in_schema_view():
+    at = open_story_page(PAGE, query={"view": "schema", "cell": "MS MARCO (TREC)|calibration"})
+    t = texts(at)
+    assert "Blank in the schema view." in t and "scored by ranking" in t
+
+
+@pytest.mark.parametrize("query,key", [({"view": "bogus"}, "view"), ({"cell": "Nope|accuracy"}, "cell"),
+                                       ({"cell": "<script>alert(1)</script>"}, "cell")])
+def test_invalid_url_values_give_a_notice(query, key):
+    at = open_story_page(PAGE, query=query)
+    assert f"`{key}=" in notices(at)
+    assert at.radio(key="view").value == "paper"  # the default
+    assert at.selectbox(key="cell").value is None
+    assert "98 of 112 cells measured" in texts(at)
+
+
+def test_small_cohort_changes_the_data_view():
+    at = open_story_page(PAGE, query={"cohort": "paper", "access": "closed", "view": "data"})
+    assert metrics_of(at)["Blank cells · HELM classic v0.4.0 data"] == "25"
+    t = texts(at)
+    assert "87 of 112 cells measured" in t
+    assert "None of the 3 models in the cohort has a value here" in " ".join(
+        str(v) for v in at.dataframe[-1].value["reason"])
+
+
+def test_dataset_without_efficiency_says_so(release):
+    at = open_story_page(PAGE, query={"view": "data"}, session=loaded(release, "no-efficiency", ("efficiency",)))
+    infos = " ".join(str(i.value) for i in at.info)
+    assert "Efficiency" in infos
+    assert "74 of 112 cells measured" in texts(at)  # 90 minus the 16 efficiency cells
+
+
+@pytest.mark.parametrize("view,traces", [
+    ("paper", {"measured (✓)": 90, "counted here, but no model has a value (∅)": 8, "blank (crossed square)": 14}),
+    ("schema", {"measured (✓)": 90, "counted here, but no model has a value (∅)": 6, "blank (crossed square)": 14,
+                "blank here, but another view counts it": 2}),
+    ("data", {"measured: the number of cohort models with a value (darker = a larger share)": 90,
+              "blank (crossed square)": 14, "blank here, but another view counts it": 8}),
+])
+def test_grid_figure_marks_blanks_and_differences_not_by_colour_alone(release, view, traces):
+    from helm_core import grid
+    from ui import charts_coverage
+
+    spec = charts_coverage.grid_spec(release, view, tuple(release.model_names))
+    got = {t["name"]: len(t["x"]) for t in spec["data"] if len(t["x"])}
+    assert got == traces
+    symbols = {t["name"]: t["marker"]["symbol"] for t in spec["data"]}
+    assert symbols["blank (crossed square)"] == "square-x-open"
+    tokens = [c[0] for t in spec["data"] if t.get("customdata") is not None for c in t["customdata"]]
+    assert sorted(tokens) == sorted(grid.cell_tokens())  # every cell is selectable, with its token

@@ -1,0 +1,249 @@
+"""AppTest: the Podium page. Switch recipes, move sliders, change the policy and the field; check the podium moves."""
+from __future__ import annotations
+
+import pytest
+
+from helm_core.data import load_release
+from helm_core.ranking import RECIPES
+
+from .helpers import open_page, texts
+from .rankings_helpers import (NO_EFFICIENCY, chart_keys, chart_spec, loaded_session, metrics, open_with, sliders,
+                               values, without_efficiency)
+
+PAGE = "pages/podium.py"
+
+
+def podium_lines(at, title: str) -> str:
+    """The markdown podium whose heading is `title` (the three lines under it)."""
+    md = [str(m.value) for m in at.markdown]
+    for i, v in enumerate(md):
+        if v == f"**{title}**":
+            return md[i + 1]
+    raise AssertionError(f"no podium titled {title!r}")
+
+
+def test_default_page_shows_both_podiums_and_every_chart():
+    at = open_page(PAGE)
+    t = texts(at)
+    assert "HELM's published group win rates" in t
+    acc = podium_lines(at, "Accuracy only")
+    assert acc.startswith("**#1 Llama 2 (70B)**")
+    assert "LLaMA (65B)" in acc and "text-davinci-002" in acc
+    rec = podium_lines(at, "Recipe: Holistic")
+    assert "†" in rec  # the holistic leaders lack calibration/efficiency and say so
+    assert chart_keys(at) == ["podium_weights", "podium_slope", "podium_stability", "podium_model_set"]
+    assert float(metrics(at)["Kendall's tau, accuracy vs recipe"]) < 1
+    assert "Models without a value, per weighted group: Calibration (19), Efficiency (41)" in t
+
+
+@pytest.mark.parametrize("name", ["accuracy", "efficiency", "safety", "holistic"])
+def test_switching_recipe_sets_its_weights(name):
+    at = open_page(PAGE)
+    if name == "holistic":
+        at.radio(key="recipe").set_value("safety").run()
+    at.radio(key="recipe").set_value(name).run()
+    expected = {f"w_{g}": int(v) for g, v in RECIPES[name].weights}
+    assert sliders(at) == expected
+    bar = chart_spec(at, "podium_weights")["data"][0]
+    total = sum(expected.values())
+    assert [round(v, 4) for v in values(bar["x"])] == [round(expected[f"w_{g}"] / total, 4) for g in RECIPES[name].weight_series().index]
+
+
+def test_accuracy_only_recipe_matches_the_accuracy_podium():
+    at = open_page(PAGE)
+    at.radio(key="recipe").set_value("accuracy").run()
+    acc = podium_lines(at, "Accuracy only")
+    rec = podium_lines(at, "Recipe: Accuracy only")
+    assert acc.replace("win rate", "score") == rec
+    assert metrics(at)["Kendall's tau, accuracy vs recipe"] == "1.00"
+    assert metrics(at)["Models that change place"] == "0 of 67"
+    assert "nothing to perturb" in texts(at)
+    assert "podium_stability" not in chart_keys(at)
+
+
+def right_labels(at) -> list[str]:
+    """The slope chart's right-hand labels: the recipe's top N in order."""
+    return chart_spec(at, "podium_slope")["data"][-1]["text"]
+
+
+@pytest.mark.parametrize("name,missing", [("efficiency", "renormalize"), ("efficiency", "exclude"),
+                                          ("safety", "renormalize"), ("safety", "exclude")])
+def test_push_recipes_reorder_the_ranking(name, missing):
+    at = open_page(PAGE)
+    at.radio(key="missing").set_value(missing).run()
+    before, tau_before = right_labels(at), metrics(at)["Kendall's tau, accuracy vs recipe"]
+    at.radio(key="recipe").set_value(name).run()
+    assert right_labels(at) != before
+    assert metrics(at)["Kendall's tau, accuracy vs recipe"] != tau_before
+
+
+def test_safety_push_changes_the_podium_itself():
+    at = open_page(PAGE)
+    before = podium_lines(at, "Recipe: Holistic")
+    at.radio(key="recipe").set_value("safety").run()
+    assert podium_lines(at, "Recipe: Safety push") != before
+
+
+def test_moving_a_slider_makes_the_recipe_custom_and_moves_the_podium():
+    at = open_page(PAGE)
+    at.radio(key="recipe").set_value("accuracy").run()
+    before = podium_lines(at, "Recipe: Accuracy only")
+    at.slider(key="w_toxicity").set_value(5).run()
+    assert at.radio(key="recipe").value == "custom"
+    assert sliders(at)["w_toxicity"] == 5 and sliders(at)["w_accuracy"] == 1
+    after = podium_lines(at, "Recipe: Custom weights")
+    assert after != before
+    assert float(metrics(at)["Kendall's tau, accuracy vs recipe"]) < 1
+    # a second slider move keeps the first
+    at.slider(key="w_bias").set_value(2).run()
+    assert sliders(at)["w_toxicity"] == 5 and sliders(at)["w_bias"] == 2
+
+
+def test_all_weights_at_zero_give_a_clear_message():
+    at = open_page(PAGE)
+    at.radio(key="recipe").set_value("accuracy").run()
+    at.slider(key="w_accuracy").set_value(0).run()
+    assert at.radio(key="recipe").value == "custom"
+    assert any("cannot make a ranking" in str(w.value) for w in at.warning)
+    assert "podium_slope" not in chart_keys(at)
+
+
+def test_exclude_policy_ranks_only_complete_models():
+    at = open_page(PAGE)
+    at.radio(key="missing").set_value("exclude").run()
+    t = texts(at)
+    assert "are left out; **25** are ranked" in t
+    assert "†" not in podium_lines(at, "Recipe: Holistic")
+    assert podium_lines(at, "Recipe: Holistic").startswith("**#1 text-davinci-002**")
+
+
+def test_top_n_changes_the_slope_chart_and_tables():
+    at = open_page(PAGE)
+    n10 = len(values(chart_spec(at, "podium_slope")["data"][-1]["y"]))
+    at.select_slider(key="n").set_value(30).run()
+    n30 = len(values(chart_spec(at, "podium_slope")["data"][-1]["y"]))
+    assert n30 > n10 >= 10
+    tables = [d.value for d in at.dataframe if "win rate" in d.value.columns]
+    assert len(tables[0]) == 30
+
+
+def test_spread_changes_the_stability_numbers():
+    at = open_page(PAGE)
+    at.radio(key="recipe").set_value("safety").run()
+    at.radio(key="spread").set_value("small").run()
+    small = chart_spec(at, "podium_stability")["data"]
+    at.radio(key="spread").set_value("large").run()
+    large = chart_spec(at, "podium_stability")["data"]
+    assert small != large
+    assert "A simulation:" in texts(at)
+
+
+def test_the_link_sets_recipe_policy_and_n():
+    at = open_with(PAGE, {"recipe": "safety", "missing": "exclude", "n": "5", "spread": "large"})
+    assert at.radio(key="recipe").value == "safety"
+    assert at.radio(key="missing").value == "exclude"
+    assert at.select_slider(key="n").value == 5
+    assert sliders(at)["w_bias"] == 3
+    assert podium_lines(at, "Recipe: Safety push").startswith("**#1 text-davinci-002**")
+
+
+def test_a_link_with_custom_weights():
+    at = open_with(PAGE, {"recipe": "custom", "w_accuracy": "1", "w_efficiency": "4"})
+    assert sliders(at) == {"w_accuracy": 1, "w_calibration": 0, "w_robustness": 0, "w_fairness": 0, "w_bias": 0,
+                           "w_toxicity": 0, "w_efficiency": 4}
+    assert "Recipe: Custom weights" in texts(at)
+
+
+def test_a_link_whose_weights_disagree_with_its_recipe_opens_as_custom():
+    at = open_with(PAGE, {"recipe": "holistic", "w_bias": "4"})
+    assert at.radio(key="recipe").value == "custom"
+    assert sliders(at)["w_bias"] == 4 and sliders(at)["w_accuracy"] == 1
+
+
+@pytest.mark.parametrize("query", [{"recipe": "bogus"}, {"w_bias": "99"}, {"missing": "zero", "n": "7"},
+                                   {"spread": "huge", "w_accuracy": "-1"}])
+def test_bad_link_values_fall_back_without_an_error(query):
+    at = open_with(PAGE, query)
+    assert at.radio(key="recipe").value in ("holistic", "custom")
+    assert "Kendall's tau, accuracy vs recipe" in metrics(at)
+
+
+def test_paper_cohort_recomputes_and_says_so():
+    at = open_page(PAGE, query={"cohort": "paper"})
+    t = texts(at)
+    assert "recomputed from HELM classic v0.4.0's results among the 28 models" in t
+    assert podium_lines(at, "Accuracy only").startswith("**#1 text-davinci-002**")
+    assert "Among the paper's 28-model cohort" in t
+
+
+def test_paper_claim_is_compared_with_v040():
+    t = texts(open_page(PAGE))
+    assert "text-davinci-002 is first on accuracy" in t  # the claim, as a claim
+    assert "#3 text-davinci-002 (0.905), #9 TNLG v2 (530B) (0.787), #12 Anthropic-LM v4-s3 (52B) (0.780)" in t
+    assert "agrees with the paper **within its own cohort**" in t
+    assert "Pareto dominance is rare" in t
+
+
+def test_three_model_cohort_still_works():
+    at = open_page(PAGE, query={"cohort": "paper", "access": "closed"})
+    assert metrics(at)["Models that change place"].endswith("of 3")
+    lines = podium_lines(at, "Accuracy only").split("\n")
+    assert len(lines) == 3 and lines[0].startswith("**#1 ") and "TNLG v2 (6.7B)" in lines[2]
+    assert "recomputed" in texts(at)
+
+
+@pytest.mark.parametrize("which,word", [("stronger", "#1 of"), ("weaker", "without the")])
+def test_model_set_demo_recomputes_against_a_smaller_field(which, word):
+    at = open_page(PAGE)
+    at.selectbox(key="podium_ms_model").set_value("davinci (175B)").run()
+    at.radio(key="podium_ms_which").set_value(which).run()
+    line = next(str(m.value) for m in at.markdown if str(m.value).startswith("Accuracy win rate of **davinci (175B)**"))
+    assert word in line
+    full = float(line.split("**: ", 1)[1].split(" ")[0])
+    reduced = float(line.split("field, ", 1)[1].split(" ")[0])
+    assert (reduced > full) if which == "stronger" else (reduced < full)
+
+
+def test_model_set_demo_with_custom_rivals():
+    at = open_page(PAGE)
+    at.radio(key="podium_ms_which").set_value("custom").run()
+    assert any("No rivals to remove" in str(i.value) for i in at.info)
+    at.multiselect(key="podium_ms_custom").set_value(["Llama 2 (70B)", "LLaMA (65B)"]).run()
+    assert "without the 2 removed rivals" in texts(at)
+
+
+def test_a_release_without_efficiency_says_what_is_missing():
+    rel = without_efficiency(load_release())
+    at = open_with(PAGE, {"recipe": "efficiency"}, session=loaded_session(rel))
+    t = texts(at)
+    assert f"recomputed from {NO_EFFICIENCY}'s results" in t
+    assert "No model in this cohort has a win rate for Efficiency" in t
+    at.radio(key="missing").set_value("exclude").run()
+    assert "every model drops out" in texts(at)
+    assert any("No model can be ranked" in str(i.value) for i in at.info)
+
+
+def test_model_set_demo_in_the_paper_cohort_starts_from_mid_table():
+    at = open_page(PAGE, query={"cohort": "paper"})
+    assert at.selectbox(key="podium_ms_model").value == "TNLG v2 (6.7B)"  # 15th of 28 on accuracy
+    assert at.radio(key="podium_ms_which").value == "stronger"  # no newer models in the paper's cohort
+    assert "(#1 of 14) without the 14 removed rivals" in texts(at)
+
+
+def test_removing_every_rival_leaves_no_win_rate():
+    at = open_page(PAGE, query={"cohort": "paper"})
+    at.selectbox(key="podium_ms_model").set_value("text-davinci-002").run()
+    at.radio(key="podium_ms_which").set_value("weaker").run()
+    assert any("has no win rate at all" in str(i.value) for i in at.info)
+
+
+def test_a_one_model_release_says_a_ranking_needs_two():
+    from dataclasses import replace
+
+    from helm_core.data import select_models
+
+    rel = select_models(load_release(), ["GPT-J (6B)"])
+    rel = replace(rel, meta={**rel.meta, "kind": "upload", "release": "one-model-upload"})
+    at = open_with(PAGE, session=loaded_session(rel))
+    assert any("needs at least two models" in str(w.value) for w in at.warning)
+    assert chart_keys(at) == []

@@ -1,0 +1,73 @@
+"""References: topic filter bound to ?topic=, one entry per reference with its link, BibTeX built from the TOML,
+data provenance with licences."""
+from __future__ import annotations
+
+import pytest
+
+from helm_core import bibtex, content
+from ui import nav
+
+from .critique_helpers import open_at
+from .helpers import texts
+
+PAGE = nav.spec_for("references").file
+REFS = content.load_references()
+
+
+def _count_line(at) -> str:
+    return next(m.value for m in at.markdown if "entries**" in m.value)
+
+
+def _bib(at) -> str:
+    return at.code[0].value.strip()
+
+
+def test_everything_by_default():
+    at = open_at(PAGE)
+    n = len(REFS.references)
+    assert _count_line(at).startswith(f"**{n} of {n} entries**")
+    assert _bib(at) == bibtex.bibtex(REFS.references).strip()
+    t = texts(at)
+    for r in REFS.references:
+        if r.kind == "work":
+            assert r.title in t
+            if r.url:
+                assert f"]({r.url})" in t
+
+
+@pytest.mark.parametrize("topics", [["critique"], ["efficiency"], ["helm"], ["critique", "benchmarks"]])
+def test_topic_filter_narrows_entries_and_bibtex(topics):
+    at = open_at(PAGE)
+    at.button_group(key="topic").set_value(topics).run()
+    shown = REFS.with_topics(topics)
+    assert _count_line(at).startswith(f"**{len(shown)} of {len(REFS.references)} entries**")
+    assert _bib(at) == bibtex.bibtex(shown).strip()
+    t = texts(at)
+    hidden = [r for r in REFS.references if r not in shown and r.kind == "work"]
+    assert all(f"**{r.title}**" not in t for r in hidden)
+
+
+def test_topic_from_the_url():
+    at = open_at(PAGE, {"topic": ["critique", "efficiency"]})
+    assert _count_line(at).startswith(f"**{len(REFS.with_topics(['critique', 'efficiency']))} of")
+
+
+@pytest.mark.parametrize("bad", ["astrology", "", "helm,,zzz"])
+def test_bad_topic_shows_everything(bad):
+    at = open_at(PAGE, {"topic": bad})
+    assert _count_line(at).startswith(f"**{len(REFS.references)} of")
+
+
+def test_provenance_table_lists_repositories_and_licences():
+    at = open_at(PAGE)
+    prov = at.dataframe[0].value
+    assert {"stanford-crfm/helm", "evaleval/every_eval_ever", "socialfoundations/benchbench"} <= set(prov["source"])
+    lic = prov.set_index("source")["licence"]
+    assert lic["stanford-crfm/helm"] == "Apache-2.0" and lic["evaleval/every_eval_ever"] == "MIT"
+    t = texts(at)
+    assert "HELM classic v0.4.0" in t and "releases/v0.4.0/groups/core_scenarios.json" in t
+
+
+def test_bibtex_download_button():
+    at = open_at(PAGE)
+    assert any("Download BibTeX (15 entries)" in b.proto.label for b in at.get("download_button"))

@@ -1,0 +1,134 @@
+"""The runs page: with the bundled release it explains what HELM publishes; with loaded run folders it
+browses instances (prompt as text, completion, references, stats, filters, search, next/previous)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from streamlit.testing.v1 import AppTest
+
+from .helpers import assert_clean, open_page, texts
+
+SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output" / "runs" / "demo"
+MMLU = "mmlu:subject=philosophy,method=multiple_choice_joint,model=eleutherai_gpt-j-6b"
+BOOLQ = "boolq:model=eleutherai_pythia-1b-v0,data_augmentation=canonical"
+GSM = "gsm:model=local_tiny-model"
+
+
+@pytest.fixture
+def local(monkeypatch):
+    """The app started with `--helm-output` (here through HELM_OUTPUT): the suite is the default dataset."""
+    monkeypatch.setenv("HELM_OUTPUT", str(SUITE))
+
+
+def open_runs(query: dict[str, str]) -> AppTest:
+    """The runs page opened from a link with page parameters."""
+    return open_page("pages/runs.py", query=query)
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def codes(at) -> list[str]:
+    return [c.value for c in at.code]
+
+
+def caption(at) -> str:
+    return "\n".join(str(c.value) for c in at.caption)
+
+
+def test_bundled_release_explains_and_links_to_helm():
+    at = open_page("pages/runs.py")
+    t = texts(at)
+    assert "no prompts or completions to show" in t
+    assert "scenario_state.json" in t and "display_predictions.json" in t
+    assert "https://crfm.stanford.edu/helm/classic/latest/" in t
+    assert not at.code and not at.selectbox  # nothing to browse, nothing made up
+    assert any(getattr(p, "label", "") == "Load your own HELM output" for p in at.get("page_link"))
+
+
+def test_run_page_shows_headline_and_instance(local):
+    at = open_runs({"run": MMLU})
+    m = metrics(at)
+    assert m["EM"] == "0.667" and m["# eval"] == "3" and m["ECE (10-bin)"] == "0.317"
+    assert m["Correct"] == "yes ✓" and m["P(chosen answer)"] == "70.0%"
+    c = codes(at)
+    # The prompt, verbatim, in a code block: HTML and markdown-looking text stays text.
+    prompt = next(v for v in c if v.startswith("The following are multiple choice questions"))
+    assert "Which philosopher wrote the <b>Republic</b>? *Answer with a letter*" in prompt
+    assert prompt.endswith("Answer:")
+    assert " B" in c
+    assert all("<b>Republic</b>" not in str(md.value) for md in at.markdown)
+    assert "Instance 1 of 6" in caption(at)
+    refs = [d.value for d in at.dataframe if "reference" in d.value.columns][0]
+    assert refs.loc[refs["correct"] == "✓ correct", "reference"].tolist() == ["Plato"]
+
+
+def test_next_instance_and_seed_filter(local):
+    at = open_runs({"run": MMLU})
+    at.pagination(key="instance").set_value(2).run()
+    assert_clean(at)
+    assert "Instance 2 of 6" in caption(at) and "id id102" in caption(at)
+    at.selectbox(key="runs_seed").set_value("1").run()
+    assert "of 3" in caption(at)
+    assert "seed 1" in caption(at)
+
+
+def test_instance_from_the_link(local):
+    at = open_runs({"run": MMLU, "instance": "3"})
+    assert "Instance 3 of 6" in caption(at) and "id id103" in caption(at)
+    assert metrics(at)["Correct"] == "no ✗"
+
+
+def test_search_and_perturbation_filter(local):
+    at = open_runs({"run": BOOLQ})
+    assert "Instance 1 of 6" in caption(at)
+    at.text_input(key="runs_search").set_value("penguins").run()
+    assert "of 2" in caption(at)
+    assert any("Penguins" in v for v in codes(at))
+    at.selectbox(key="runs_perturbation").set_value("typos").run()
+    assert_clean(at)
+    assert "of 1" in caption(at) and "perturbation typos" in caption(at)
+    at.text_input(key="runs_search").set_value("no such words").run()
+    assert any("No instance of this run matches" in i.value for i in at.info)
+
+
+def test_display_files_only_run(local):
+    at = open_runs({"run": GSM})
+    assert "Q: A baker makes 12 rolls and sells 5. How many rolls are left?\nA:" in codes(at)
+    assert metrics(at)["P(chosen answer)"] == "–"
+    assert "no log-probabilities" in caption(at)
+
+
+def test_scenario_and_model_filters_narrow_the_runs(local):
+    at = open_page("pages/runs.py")
+    assert len(at.selectbox(key="run").options) == 3
+    at.selectbox(key="runs_scenario").set_value("BoolQ").run()
+    assert at.selectbox(key="run").options == [BOOLQ]
+    at.selectbox(key="runs_scenario").set_value("all").run()
+    at.selectbox(key="runs_model").set_value("GPT-J (6B)").run()
+    assert at.selectbox(key="run").options == [MMLU]
+
+
+def test_cohort_filter_applies(local):
+    at = open_page("pages/runs.py", query={"cohort": "paper"})
+    assert at.selectbox(key="run").options == [MMLU]  # GPT-J is the only paper-cohort model
+    at = open_page("pages/runs.py", query={"access": "closed"})
+    assert any("No run of the loaded dataset" in i.value for i in at.info)
+
+
+def test_invalid_run_in_the_link_falls_back(local):
+    # (The notice itself is a toast, which AppTest shows only on an app's first run; the browser test
+    # checks it.)
+    at = open_runs({"run": "no-such-run", "instance": "99"})
+    assert_clean(at)
+    assert at.selectbox(key="run").value == at.selectbox(key="run").options[0]
+    assert "Instance 1 of" in caption(at)
+
+
+def test_groups_only_dataset_says_there_are_no_runs(monkeypatch):
+    monkeypatch.setenv("HELM_OUTPUT", str(SUITE.parents[1] / "groups"))
+    at = open_page("pages/runs.py")
+    assert "leaderboard tables only" in texts(at)

@@ -1,0 +1,162 @@
+"""Prompt Sensitivity page: the scenario picker (NaturalQuestions open-book by default), sorting, the spread
+kinds, best-vs-worst-seed rankings, the claims with the data beside them, URL seeding and thin datasets."""
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from helm_core import sensitivity as sens
+from helm_core.data import load_release
+
+from .helpers import ROOT, TIMEOUT, assert_clean, texts
+
+PAGE = "pages/sensitivity.py"
+NQ = "NaturalQuestions (open-book)"
+
+
+def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: dict | None = None) -> AppTest:
+    """Run the router, switch to the page, and give the page's own query keys to its first run (the default
+    page's run drops keys it does not declare)."""
+    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    for k, v in (session or {}).items():
+        at.session_state[k] = v
+    at.run()
+    at.switch_page(file)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def _metrics(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def _figure(at, key):
+    for chart in at.get("plotly_chart"):
+        if chart.proto.id.endswith(key):
+            return json.loads(chart.proto.spec)
+    raise AssertionError(f"no chart {key}")
+
+
+def _decode(arr):
+    if isinstance(arr, dict):
+        return np.frombuffer(base64.b64decode(arr["bdata"]), dtype=np.dtype(arr["dtype"])).tolist()
+    return list(arr)
+
+
+def test_default_is_nq_open_book_with_seed_spread():
+    at = open_page()
+    assert at.selectbox(key="sens_scenario").value == NQ
+    m = _metrics(at)
+    sp = sens.seed_spread(load_release(), NQ)
+    assert m["Models with 3-seed spread"] == str(int((sp["kind"] == "seeds").sum())) == "41"
+    assert m["One seed only"] == "25"
+    assert m["Median range"] == f"{sp.loc[sp['kind'] == 'seeds', 'range'].median():.3f}"
+    for key in ("sensitivity_dumbbell", "sensitivity_median", "sensitivity_ranks"):
+        _figure(at, key)
+
+
+def test_sort_by_spread_reorders_the_dumbbell():
+    at = open_page()
+    by_mean = _figure(at, "sensitivity_dumbbell")["layout"]["yaxis"]["categoryarray"]
+    at.button_group(key="sens_sort").set_value("spread").run()
+    by_spread = _figure(at, "sensitivity_dumbbell")["layout"]["yaxis"]["categoryarray"]
+    assert by_mean != by_spread and sorted(by_mean) == sorted(by_spread)
+    # the axis is reversed (top = first): the widest model is on top when sorted by spread
+    assert by_spread[-1] == "T5 (11B)"
+    assert by_mean[-1] == "text-davinci-003"
+
+
+def test_switching_to_mmlu_says_the_spread_is_over_subjects():
+    at = open_page()
+    at.selectbox(key="sens_scenario").set_value("MMLU").run()
+    assert any("sub-tasks as well as seeds" in str(i.value) for i in at.info)
+    assert any("No model of the current cohort has a spread over seeds alone" in str(i.value) for i in at.info)
+    assert "Models with several runs" in _metrics(at)
+
+
+def test_hellaswag_has_no_spread():
+    at = open_page(query={"sens_scenario": "HellaSwag"})
+    assert at.selectbox(key="sens_scenario").value == "HellaSwag"
+    assert "every model ran once with one seed" in texts(at)
+
+
+def test_rank_tables_highlight_changes():
+    at = open_page()
+    m = _metrics(at)
+    f = sens.rank_flips(load_release(), NQ)
+    s = sens.flip_summary(f)
+    assert m["Models that change rank"] == f"{s['moved']} of {s['n']}"
+    assert m["Largest move"] == f"{s['max_move']} places"
+    tables = [d.value for d in at.dataframe if {"rank", "change"} <= set(d.value.columns)]
+    assert len(tables) == 2
+    best, worst = tables
+    assert best["model"].iloc[0] == f.sort_values("rank_if_best")["model"].iloc[0]
+    t5 = best.set_index("model").loc["T5 (11B)", "change"]
+    assert t5.startswith("▼")
+    assert set(worst["change"]) >= {"="}
+
+
+def test_claims_with_data_beside_them():
+    at = open_page()
+    t = texts(at)
+    for statement in ("67.3 F1", "37.6% to 63.6%", "below 0.03", "0 to 1 in-context example", "30% to 80%"):
+        assert statement in t
+    assert "This release disagrees" in t and "59.9% to 65.0%" in t  # davinci's v0.4.0 seed range
+    assert "BLOOM (176B) an F1 of 0.621" in t
+    assert "What is unverified here" in t
+
+
+def test_url_seeds_scenario_and_sort():
+    at = open_page(query={"sens_scenario": "BoolQ", "sens_sort": "spread"})
+    assert at.selectbox(key="sens_scenario").value == "BoolQ"
+    assert at.button_group(key="sens_sort").value == "spread"
+    sp = sens.seed_spread(load_release(), "BoolQ")
+    assert _metrics(at)["Models with 3-seed spread"] == str(int((sp["kind"] == "seeds").sum()))
+
+
+@pytest.mark.parametrize("key,value,kind,default", [
+    ("sens_scenario", "Nope", "selectbox", NQ), ("sens_scenario", "", "selectbox", NQ),
+    ("sens_sort", "alphabet", "button_group", "mean"),
+])
+def test_bad_url_values_fall_back(key, value, kind, default):
+    at = open_page(query={key: value})
+    assert getattr(at, kind)(key=key).value == default
+
+
+def test_small_cohort():
+    at = open_page(query={"cohort": "paper", "access": "closed"})
+    m = _metrics(at)
+    assert m["Models with 3-seed spread"] == "3"
+    assert "Models that change rank" in m
+
+
+def test_cohort_without_the_claims_models():
+    at = open_page(query={"access": "closed"})
+    t = texts(at)
+    assert "davinci (175B) has no seed spread" in t
+    assert "BLOOM (176B) on NaturalQuestions (open-book) is not in the current cohort" in t
+
+
+def test_release_without_trials_or_nq():
+    rel = load_release()
+    res = rel.results
+    res = res[(res["metric"] != "# trials") & (res["scenario"] != NQ)].reset_index(drop=True)
+    name = "my upload"
+    thin = dataclasses.replace(rel, results=res, meta={**rel.meta, "release": name, "kind": "upload"})
+    at = open_page(session={"_releases": {name: thin}, "dataset_key": name})
+    assert at.selectbox(key="sens_scenario").value == "MMLU"  # first scenario with values
+    at.selectbox(key="sens_scenario").set_value("BoolQ").run()
+    assert_clean(at)
+    # without '# trials' no spread can be called a seed spread
+    assert "does not say how many seeds each run had" in texts(at)
+    assert any("No model of the current cohort has a spread over seeds alone" in str(i.value) for i in at.info)

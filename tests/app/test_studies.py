@@ -1,0 +1,96 @@
+"""Targeted studies page: overview of the 7 evaluations (26 scenarios), zoom picker bound to ?study=, the paper's
+numbers drawn as claims, and one grid cell from the data showing what the grid blurs."""
+from __future__ import annotations
+
+import pytest
+
+from helm_core import content
+from ui import nav
+
+from .critique_helpers import open_at
+from .helpers import texts
+
+PAGE = nav.spec_for("studies").file
+STUDIES = content.load_studies()
+CLAIMS = content.load_claims()
+EVALS = STUDIES.evaluations
+
+
+def _zoom_heading(at) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("#### "))
+
+
+def test_overview_lists_every_study_and_26_scenarios():
+    at = open_at(PAGE)
+    table = at.dataframe[0].value
+    assert len(table) == len(STUDIES.studies) and table["new_scenarios"].sum() == 26
+    t = texts(at)
+    assert "7 targeted evaluations" in t and "26 new targeted scenarios" in t
+    assert CLAIMS["headline_targeted"].statement in t
+
+
+def test_default_zoom_is_reasoning():
+    at = open_at(PAGE)
+    assert at.button_group(key="study").value == "reasoning"
+    assert _zoom_heading(at).startswith("#### Reasoning")
+    assert CLAIMS["study_gsm8k"].statement in texts(at)
+
+
+@pytest.mark.parametrize("study", EVALS, ids=[s.id for s in EVALS])
+def test_picking_a_study_zooms_into_it(study):
+    at = open_at(PAGE)
+    at.button_group(key="study").set_value(study.id).run()
+    assert _zoom_heading(at).startswith("#### " + study.name.replace("&", "&amp;"))
+    t = texts(at)
+    assert CLAIMS[study.claim].statement in t
+    scen = at.dataframe[1].value
+    assert list(scen["scenario"]) == [s.name for s in study.scenarios]
+
+
+@pytest.mark.parametrize("study", ["knowledge", "toxicity"])
+def test_study_from_the_url(study):
+    at = open_at(PAGE, {"study": study})
+    assert at.button_group(key="study").value == study
+    assert _zoom_heading(at).startswith("#### " + STUDIES.by_id(study).name)
+
+
+def test_knowledge_study_shows_the_reused_core_scenarios_from_the_data():
+    at = open_at(PAGE, {"study": "knowledge"})
+    top = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert set(top["scenario"]) == {"NaturalQuestions (closed-book)", "HellaSwag", "OpenbookQA", "TruthfulQA", "MMLU"}
+    assert top.groupby("scenario").size().max() == 3
+
+
+def test_knowledge_study_follows_the_cohort():
+    at = open_at(PAGE, {"study": "knowledge", "access": "closed", "cohort": "paper"})
+    top = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    assert set(top["model"]) <= {"Anthropic-LM v4-s3 (52B)", "TNLG v2 (530B)", "TNLG v2 (6.7B)"}
+
+
+@pytest.mark.parametrize("bad", ["bogus", "", "efficiency", "<b>x</b>"])
+def test_bad_study_falls_back_to_the_default(bad):
+    at = open_at(PAGE, {"study": bad})
+    assert _zoom_heading(at).startswith("#### Reasoning")
+
+
+def test_paper_numbers_chart_is_labelled_as_claims():
+    at = open_at(PAGE)
+    charts = at.get("plotly_chart")
+    assert len(charts) == 1
+    alt = charts[0].proto.alt
+    assert alt.startswith("The paper's numbers, not this app's data.")
+    for v in ("52.1", "35", "1.506", "2.114", "51.3", "8.8", "50.8", "24.3", "79.1", "30.2"):
+        assert v in alt
+    assert "paper claim, quoted" in alt and "paper claim, unverified" in alt
+    assert "These are the paper's numbers, not this app's data." in texts(at)
+
+
+def test_grid_blur_example_comes_from_the_data():
+    at = open_at(PAGE)
+    t = texts(at)
+    assert "accuracy **0.505**, the mean of 54 runs" in t and "from 0.000 to 1.000" in t
+
+
+def test_grid_blur_example_without_opt_in_the_cohort():
+    at = open_at(PAGE, {"access": "closed"})
+    assert any("OPT (175B) on CivilComments is not in the sidebar's cohort" in i.value for i in at.info)

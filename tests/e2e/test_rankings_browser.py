@@ -1,0 +1,157 @@
+"""Browser tests for the Rankings pages (podium, cost): clean render with every chart drawn, URL state round trips
+(written by the browser, read back in a fresh context), and the recipe shared between the two pages."""
+from __future__ import annotations
+
+import pytest
+
+from .helpers import assert_clean, open_url, wait_settled
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _navigation_ready(server, browser):
+    # Until the router (Home.py) has run once in the server process, Streamlit serves a direct /podium URL in
+    # its legacy pages/ mode, without the router. Open the root once so every test sees the real app.
+    ctx = browser.new_context()
+    open_url(ctx.new_page(), server)
+    ctx.close()
+
+
+def radio(page, label: str):
+    return page.locator('[data-testid="stRadio"]').filter(has_text=label).first
+
+
+def checked(page, label: str) -> str:
+    return radio(page, label).locator("label:has(input:checked)").inner_text().split("\n")[0].strip()
+
+
+def slider_value(page, label: str) -> str:
+    return page.locator('[data-testid="stSlider"]').filter(has_text=label).first \
+        .locator('[data-testid="stSliderThumbValue"]').inner_text()
+
+
+def main_text(page) -> str:
+    return page.locator('[data-testid="stMain"]').inner_text()
+
+
+def podium_block(page, title: str) -> str:
+    """The podium lines under a podium title (the bordered box after the title)."""
+    text = main_text(page)
+    start = text.index(title) + len(title)
+    return text[start:start + 200].strip().split("\n\n")[0]
+
+
+def wait_url(page, fragment: str) -> None:
+    page.wait_for_function(f"() => location.search.includes({fragment!r})", timeout=20_000)
+    wait_settled(page)
+
+
+def charts_drawn(page) -> int:
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    for i in range(charts.count()):
+        assert charts.nth(i).locator(".main-svg").count() > 0
+    return charts.count()
+
+
+def test_podium_renders_cleanly_with_every_chart(server, page):
+    open_url(page, f"{server}/podium")
+    assert_clean(page)
+    text = main_text(page)
+    assert "One Recipe Reorders The Podium" in text
+    assert "HELM's published group win rates" in text
+    assert charts_drawn(page) == 4
+    # the slope chart has one labelled line end per model on each side
+    assert page.locator('[data-testid="stPlotlyChart"] .scatterlayer .point').count() > 20
+
+
+def test_cost_renders_cleanly_with_its_chart(server, page):
+    open_url(page, f"{server}/cost")
+    assert_clean(page)
+    text = main_text(page)
+    assert "Capability vs Cost Pressure" in text
+    assert "Left out of this chart: 41 of 67 models" in text
+    assert charts_drawn(page) == 1
+    assert page.locator('[data-testid="stPlotlyChart"] .scatterlayer .point').count() >= 26
+
+
+def test_podium_recipe_and_weights_round_trip_through_the_url(server, browser, page):
+    open_url(page, f"{server}/podium")
+    radio(page, "Recipe").get_by_text("safety", exact=True).click()
+    wait_url(page, "recipe=safety")
+    assert "w_bias=3" in page.url and "w_toxicity=3" in page.url
+    # a keyboard step on the Accuracy slider makes the recipe custom
+    page.locator('[data-testid="stSlider"]').filter(has_text="Accuracy").first.get_by_role("slider").focus()
+    page.keyboard.press("ArrowRight")
+    wait_url(page, "recipe=custom")
+    wait_url(page, "w_accuracy=2")
+    assert checked(page, "Recipe") == "custom"
+    podium = podium_block(page, "Recipe: Custom weights")
+    url = page.url
+    assert all(f"w_{g}=" in url for g in ("calibration", "robustness", "fairness", "efficiency"))
+
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    fresh = ctx.new_page()
+    open_url(fresh, url)
+    assert_clean(fresh)
+    assert checked(fresh, "Recipe") == "custom"
+    assert slider_value(fresh, "Accuracy") == "2"
+    assert slider_value(fresh, "Bias") == "3"
+    assert slider_value(fresh, "Calibration") == "1"
+    assert podium_block(fresh, "Recipe: Custom weights") == podium
+    ctx.close()
+
+
+def test_top_n_and_policy_round_trip(server, browser, page):
+    open_url(page, f"{server}/podium")
+    radio(page, "A model with no value").get_by_text("exclude", exact=True).click()
+    wait_url(page, "missing=exclude")
+    text = main_text(page)
+    assert "are left out; 25 are ranked" in text
+    ctx = browser.new_context()
+    fresh = ctx.new_page()
+    open_url(fresh, page.url)
+    assert checked(fresh, "A model with no value") == "exclude"
+    assert "are left out; 25 are ranked" in main_text(fresh)
+    ctx.close()
+
+
+def test_cost_axis_round_trip(server, browser, page):
+    open_url(page, f"{server}/cost")
+    radio(page, "Cost (y").get_by_text("params", exact=True).click()
+    wait_url(page, "cost=params")
+    assert "Left out of this chart: 2 of 67 models" in main_text(page)
+    ctx = browser.new_context()
+    fresh = ctx.new_page()
+    open_url(fresh, page.url)
+    assert_clean(fresh)
+    assert checked(fresh, "Cost (y") == "params"
+    assert "Left out of this chart: 2 of 67 models" in main_text(fresh)
+    ctx.close()
+
+
+def test_the_recipe_is_shared_between_podium_and_cost(server, page):
+    open_url(page, f"{server}/podium")
+    radio(page, "Recipe").get_by_text("safety", exact=True).click()
+    wait_url(page, "recipe=safety")
+    radio(page, "A model with no value").get_by_text("exclude", exact=True).click()
+    wait_url(page, "missing=exclude")
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("Capability vs Cost Pressure").click()
+    page.wait_for_function("() => location.pathname.endsWith('/cost')", timeout=20_000)
+    wait_settled(page)
+    wait_url(page, "recipe=safety")
+    assert "missing=exclude" in page.url
+    labels = page.locator('[data-testid="stPlotlyChart"] .textpoint')
+    assert "#1 text-davinci-002" in " ".join(labels.all_text_contents())
+    # and back: the podium still has the recipe
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("One Recipe Reorders The Podium").click()
+    page.wait_for_function("() => location.pathname.endsWith('/podium')", timeout=20_000)
+    wait_settled(page)
+    assert checked(page, "Recipe") == "safety"
+    assert podium_block(page, "Recipe: Safety push").startswith("#1 text-davinci-002")
+
+
+def test_a_link_whose_weights_disagree_with_its_recipe_says_so(server, page):
+    open_url(page, f"{server}/podium?recipe=holistic&w_bias=4")
+    page.wait_for_selector('[data-testid="stToast"]', timeout=20_000)
+    assert "shown as custom weights" in " ".join(page.locator('[data-testid="stToast"]').all_inner_texts())
+    assert checked(page, "Recipe") == "custom"
+    assert slider_value(page, "Bias") == "4"

@@ -1,0 +1,133 @@
+"""Chromium: the Calibration and Prompt Sensitivity pages render with every chart drawn, and their controls
+go into the URL and come back from it (slider, bin switch, scenario, interface, sort)."""
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from .helpers import assert_clean, open_url, wait_settled
+
+
+def _params(url: str) -> dict[str, list[str]]:
+    return parse_qs(urlparse(url).query)
+
+
+def _fresh(browser, url):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = ctx.new_page()
+    open_url(pg, url)
+    return ctx, pg
+
+
+def _metric(page, label: str) -> str:
+    m = page.locator('[data-testid="stMetric"]').filter(has_text=label).first
+    return m.locator('[data-testid="stMetricValue"]').inner_text()
+
+
+def _selected(page, label: str) -> str:
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    return box.locator("input").first.input_value()
+
+
+def _choose(page, label: str, option: str) -> None:
+    box = page.locator('[data-testid="stSelectbox"]').filter(has_text=label).first
+    box.locator("input").first.click()
+    page.keyboard.type(option)
+    page.keyboard.press("Enter")
+
+
+@pytest.mark.parametrize("path,n_charts,title", [
+    ("calibration", 2, "Reliability, Not Just Confidence Theater"),
+    ("sensitivity", 3, "Prompt Sensitivity"),
+])
+def test_page_renders_every_chart(server, page, path, n_charts, title):
+    open_url(page, f"{server}/{path}")
+    assert_clean(page)
+    main = page.locator('[data-testid="stMain"]')
+    assert title in main.inner_text()
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    assert charts.count() == n_charts
+    for i in range(n_charts):
+        assert charts.nth(i).locator(".main-svg").count() > 0
+
+
+def test_simulation_is_labelled_on_screen(server, page):
+    open_url(page, f"{server}/calibration")
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "Simulation · not HELM data" in text
+    chart = page.locator('[data-testid="stPlotlyChart"]').first
+    assert "SIMULATION: synthetic answers, not HELM data" in chart.inner_text()
+
+
+def test_calibration_state_round_trip(server, browser, page):
+    open_url(page, f"{server}/calibration")
+    before = _metric(page, "ECE")
+    # the over/under-confidence slider: two steps to the right with the keyboard
+    thumb = page.locator('[data-testid="stSlider"]').filter(has_text="Under (−) / over (+) confidence") \
+        .locator('input[type="range"]')
+    thumb.focus()
+    thumb.press("ArrowRight")
+    thumb.press("ArrowRight")
+    page.wait_for_function("() => location.search.includes('cal_conf=0.7')", timeout=15_000)
+    wait_settled(page)
+    after = _metric(page, "ECE")
+    assert float(after) > float(before)
+    page.get_by_role("radio", name="uniform", exact=True).click()
+    page.wait_for_function("() => location.search.includes('cal_bins=uniform')", timeout=15_000)
+    _choose(page, "Scenario", "OpenbookQA")
+    page.wait_for_function("() => location.search.includes('cal_scenario=OpenbookQA')", timeout=15_000)
+    page.get_by_role("radio", name="separate-calibrated", exact=True).click()
+    page.wait_for_function("() => location.search.includes('cal_method=separate-calibrated')", timeout=15_000)
+    wait_settled(page)
+    ece_uniform = _metric(page, "ECE")
+    rho = _metric(page, "Rank correlation, accuracy vs ECE")
+    url = page.url
+    q = _params(url)
+    assert q["cal_conf"] == ["0.7"] and q["cal_bins"] == ["uniform"] and q["cal_scenario"] == ["OpenbookQA"]
+
+    ctx, fresh = _fresh(browser, url)
+    try:
+        assert _metric(fresh, "ECE") == ece_uniform
+        assert _metric(fresh, "Rank correlation, accuracy vs ECE") == rho and rho.startswith("-")
+        main = fresh.locator('[data-testid="stMain"]').inner_text()
+        assert "bare prompt" in main  # the separate-calibrated illustration
+        assert _selected(fresh, "Scenario") == "OpenbookQA"
+        assert_clean(fresh)
+    finally:
+        ctx.close()
+
+
+def test_sensitivity_state_round_trip(server, browser, page):
+    open_url(page, f"{server}/sensitivity")
+    assert _selected(page, "Scenario") == "NaturalQuestions (open-book)"
+    _choose(page, "Scenario", "BoolQ")
+    page.wait_for_function("() => location.search.includes('sens_scenario=BoolQ')", timeout=15_000)
+    page.get_by_role("radio", name="spread", exact=True).click()
+    page.wait_for_function("() => location.search.includes('sens_sort=spread')", timeout=15_000)
+    wait_settled(page)
+    median = _metric(page, "Median range")
+    moved = _metric(page, "Models that change rank")
+    url = page.url
+
+    ctx, fresh = _fresh(browser, url)
+    try:
+        assert _selected(fresh, "Scenario") == "BoolQ"
+        assert _metric(fresh, "Median range") == median
+        assert _metric(fresh, "Models that change rank") == moved
+        assert_clean(fresh)
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("query,key", [("calibration?cal_method=cot", "cal_method"),
+                                       ("sensitivity?sens_scenario=zzz", "sens_scenario")])
+def test_bad_link_value_shows_a_notice(server, page, query, key):
+    # A toast shows for a few seconds: watch for it from the start instead of after the page settles.
+    page.goto(f"{server}/{query}", wait_until="domcontentloaded")
+    toast = page.locator('[data-testid="stToast"]').filter(has_text=key)
+    toast.first.wait_for(timeout=30_000)
+    assert "not a valid value" in toast.first.inner_text()
+    wait_settled(page)
+    assert key not in _params(page.url)  # the bad value is dropped from the link
+    assert_clean(page)

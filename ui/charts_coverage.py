@@ -1,0 +1,388 @@
+"""Plotly builders for the coverage story: the 16 × 7 core grid, coverage, comparable ground and Metric Orbit.
+
+They take tidy frames from helm_core and return figures; no Streamlit here. Colour never carries meaning alone:
+blank cells are crossed squares, groups have their own marker symbols, and cells carry text labels.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from .charts import BLACK, BLUE, GREY, OKABE_ITO, ORANGE, SKY, VERMILLION, base_layout, fmt_value
+
+SYMBOLS = ["circle", "diamond", "square", "triangle-up", "cross", "star", "triangle-down", "hexagon"]
+DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
+BLANK = "square-x-open"
+# Diverging, colour-blind-safe: vermillion (disagrees with accuracy) – white – blue (agrees).
+DIVERGING = [[0.0, VERMILLION], [0.5, "#F7F7F7"], [1.0, BLUE]]
+SEQUENTIAL = [[0.0, "#EAF3FB"], [1.0, BLUE]]
+CELL_SIZE = 30
+ROW_PX = 38
+
+
+def _stack(df: pd.DataFrame, cols: list[str]) -> np.ndarray | None:
+    return df[cols].astype(str).to_numpy() if len(df) else None
+
+
+def _square_axes(fig: go.Figure, x_order: list[str], y_order: list[str]) -> None:
+    fig.update_xaxes(categoryorder="array", categoryarray=x_order, side="top", showgrid=False, zeroline=False,
+                     fixedrange=True, tickangle=-45, tickfont=dict(size=11))
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(y_order)), showgrid=False, zeroline=False,
+                     fixedrange=True)
+
+
+# ----------------------------------------------------------------------------- the core grid
+
+GRID_HOVER = (
+    "<b>%{customdata[1]} × %{customdata[2]}</b><br>"
+    "HELM metric(s): %{customdata[3]}<br>"
+    "Models with a value: %{customdata[4]}<br>"
+    "Best: %{customdata[5]}<br>"
+    "%{customdata[6]}<extra></extra>"
+)
+
+
+def _grid_custom(cells: pd.DataFrame) -> np.ndarray | None:
+    if cells.empty:
+        return None
+    c = cells.copy()
+    c["n_of"] = c["models_with_value"].astype(int).astype(str) + " of " + c["cohort_size"].astype(int).astype(str)
+    c["best_text"] = c["best"].replace("", "none (no value with a direction)")
+    status = np.where(
+        c["measured"],
+        "Measured in this view" + np.where(c["differs"] != "", " (note: " + c["differs"] + ")", ""),
+        "Blank: " + c["reason"] + " [" + c["confidence"] + "]"
+        + np.where(c["differs"] != "", " (note: " + c["differs"] + ")", ""),
+    )
+    c["status"] = [_wrap(s) for s in status]
+    c["best_text"] = c["best_text"].map(lambda s: s.replace("; ", "<br>   "))
+    return c[["token", "scenario", "group_label", "metrics", "n_of", "best_text", "status"]].astype(str).to_numpy()
+
+
+def _wrap(text: str, width: int = 70) -> str:
+    words, lines, line = text.split(" "), [], ""
+    for w in words:
+        if len(line) + len(w) + 1 > width and line:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}" if line else w
+    if line:
+        lines.append(line)
+    return "<br>".join(lines)
+
+
+def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_order: list[str]) -> go.Figure:
+    """The 16 × 7 grid as square markers on categorical axes (selectable by click).
+
+    Measured cells are filled squares labelled ✓ (paper, schema) or with the number of models that have a value
+    (data, shaded by the share of the cohort). Blank cells are crossed squares; blank cells another view counts are
+    drawn in vermillion. The figure depends only on the cells (view and cohort), so a selection survives reruns.
+    """
+    fig = go.Figure()
+    meas = cells[cells["measured"]]
+    empty = meas.iloc[0:0]
+    if view != "data":
+        empty = meas[meas["models_with_value"] == 0]
+        meas = meas[meas["models_with_value"] > 0]
+    if view == "data":
+        shade = meas["share"].fillna(0).to_numpy()
+        text = meas["models_with_value"].astype(int).astype(str)
+        text_colour = np.where(shade > 0.55, "white", BLACK)
+        marker = dict(symbol="square", size=CELL_SIZE, color=shade, cmin=0, cmax=1, colorscale=SEQUENTIAL,
+                      line=dict(width=1, color=BLUE), showscale=False)
+        name = "measured: the number of cohort models with a value (darker = a larger share)"
+    else:
+        text = pd.Series(["✓"] * len(meas), index=meas.index)
+        text_colour = np.array(["white"] * len(meas))
+        marker = dict(symbol="square", size=CELL_SIZE, color=BLUE, line=dict(width=1, color=BLUE))
+        name = "measured (✓)"
+    fig.add_trace(go.Scatter(
+        x=meas["group_label"], y=meas["scenario"], mode="markers+text", name=name, text=text,
+        textfont=dict(color=list(text_colour), size=12), textposition="middle center", marker=marker,
+        customdata=_grid_custom(meas), hovertemplate=GRID_HOVER,
+        selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 6)), unselected=dict(marker=dict(opacity=0.8)),
+    ))
+    if not empty.empty:
+        fig.add_trace(go.Scatter(
+            x=empty["group_label"], y=empty["scenario"], mode="markers+text",
+            name="counted here, but no model has a value (∅)", text=["∅"] * len(empty),
+            textfont=dict(color=BLACK, size=13), textposition="middle center",
+            marker=dict(symbol="square", size=CELL_SIZE, color=SKY, line=dict(width=2, color=BLUE)),
+            customdata=_grid_custom(empty), hovertemplate=GRID_HOVER,
+            selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 6)), unselected=dict(marker=dict(opacity=0.8)),
+        ))
+    blank = cells[~cells["measured"]]
+    differs = blank["differs"] != ""
+    for sub, colour, label in (
+        (blank[~differs], GREY, "blank (crossed square)"),
+        (blank[differs], VERMILLION, "blank here, but another view counts it"),
+    ):
+        fig.add_trace(go.Scatter(
+            x=sub["group_label"], y=sub["scenario"], mode="markers", name=label,
+            marker=dict(symbol=BLANK, size=CELL_SIZE - 4, color=colour, line=dict(width=2, color=colour)),
+            customdata=_grid_custom(sub), hovertemplate=GRID_HOVER,
+            selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 2)), unselected=dict(marker=dict(opacity=0.8)),
+        ))
+    _square_axes(fig, group_order, scenario_order)
+    fig.update_layout(clickmode="event+select", dragmode=False)
+    base_layout(fig, height=ROW_PX * len(scenario_order) + 150)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, xanchor="left", x=0))
+    return fig
+
+
+# ----------------------------------------------------------------------------- coverage
+
+
+def coverage_bars(rows: pd.DataFrame) -> go.Figure:
+    """Horizontal bars of coverage rates. `rows`: label, rate (0–1), kind ("paper claim" / "computed"), detail.
+    Claims are hatched and say so in their label; computed bars are solid."""
+    fig = go.Figure()
+    for kind, name, colour, pattern in (("paper claim", "paper claim (hatched)", ORANGE, "/"),
+                                        ("computed", "computed from the data", BLUE, "")):
+        sub = rows[rows["kind"] == kind]
+        if sub.empty:
+            continue
+        fig.add_trace(go.Bar(
+            x=sub["rate"], y=sub["label"], orientation="h", name=name,
+            marker=dict(color=colour, pattern=dict(shape=pattern, fillmode="overlay", fgcolor="white", solidity=0.3)
+                        if pattern else None),
+            text=[f"{v:.1%}" for v in sub["rate"]], textposition="outside",
+            customdata=_stack(sub, ["detail"]),
+            hovertemplate="<b>%{y}</b><br>%{x:.1%}<br>%{customdata[0]}<extra></extra>",
+        ))
+    fig.update_xaxes(range=[0, 1.12], tickformat=".0%", title="share of model × core-scenario cells measured")
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(rows["label"].tolist())))
+    return base_layout(fig, height=70 + 46 * len(rows))
+
+
+def model_coverage_chart(df: pd.DataFrame, total: int) -> go.Figure:
+    """Scenarios measured per model against its release date; symbol = in the paper's cohort or added later."""
+    fig = go.Figure()
+    for flag, name, symbol, colour in ((True, "in the 2022 paper's cohort", "circle", BLUE),
+                                       (False, "added after the paper", "diamond", ORANGE)):
+        sub = df[df["paper_cohort"] == flag]
+        if sub.empty:
+            continue
+        missing = sub["missing"].replace("", "none").map(lambda s: _wrap(s, 60))
+        fig.add_trace(go.Scatter(
+            x=pd.to_datetime(sub["release_date"], errors="coerce"), y=sub["measured"], mode="markers", name=name,
+            marker=dict(symbol=symbol, size=10, color=colour, line=dict(width=1, color="white"), opacity=0.85),
+            customdata=np.stack([sub["model"].astype(str), missing.astype(str)], axis=-1),
+            hovertemplate=(f"<b>%{{customdata[0]}}</b><br>released %{{x|%Y-%m-%d}}<br>%{{y}} of {total} scenarios"
+                           "<br>missing: %{customdata[1]}<extra></extra>"),
+        ))
+    fig.update_yaxes(range=[-0.5, total + 0.8], title=f"core scenarios measured (of {total})", dtick=2)
+    fig.update_xaxes(title="model release date (HELM metadata)")
+    return base_layout(fig, height=380)
+
+
+def scenario_coverage_chart(df: pd.DataFrame, scenario_order: list[str]) -> go.Figure:
+    """Per scenario, the share of models with a value, one marker series per model group, labelled k/n."""
+    fig = go.Figure()
+    styles = {"in the 2022 paper's cohort": ("circle", BLUE), "added after the paper": ("diamond", ORANGE),
+              "all models": ("circle", BLUE)}
+    for group, sub in df.groupby("group", sort=False):
+        symbol, colour = styles.get(group, ("square", SKY))
+        fig.add_trace(go.Scatter(
+            x=sub["share"], y=sub["scenario"], mode="markers+text", name=group,
+            text=[f"{m}/{t}" for m, t in zip(sub["measured"], sub["total"])], textposition="middle right",
+            textfont=dict(size=10, color=colour),
+            marker=dict(symbol=symbol, size=11, color=colour),
+            customdata=np.stack([sub["measured"].astype(str), sub["total"].astype(str)], axis=-1),
+            hovertemplate=(f"<b>%{{y}}</b><br>{group}: %{{customdata[0]}} of %{{customdata[1]}} models "
+                           "(%{x:.0%})<extra></extra>"),
+        ))
+    fig.update_xaxes(range=[-0.03, 1.18], tickformat=".0%", title="share of models with a main-metric value")
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(scenario_order)))
+    return base_layout(fig, height=ROW_PX * len(scenario_order) + 90)
+
+
+def ground_curve(curves: dict[str, pd.DataFrame], total: int) -> go.Figure:
+    """Shared scenarios as models are added (step lines with markers, one per ordering)."""
+    fig = go.Figure()
+    for i, (name, c) in enumerate(curves.items()):
+        lost = c["lost"].replace("", "nothing").map(lambda s: _wrap(s, 60))
+        fig.add_trace(go.Scatter(
+            x=c["step"], y=c["shared"], mode="lines+markers", name=name, line=dict(shape="hv", dash=DASHES[i % 6],
+                                                                               color=OKABE_ITO[i % 8]),
+            marker=dict(symbol=SYMBOLS[i % 8], size=8, color=OKABE_ITO[i % 8]),
+            customdata=np.stack([c["model"].astype(str), lost.astype(str)], axis=-1),
+            hovertemplate=(f"<b>{name}</b><br>after %{{x}} model(s), last added: %{{customdata[0]}}<br>"
+                           f"shared: %{{y}} of {total} scenarios<br>lost at this step: %{{customdata[1]}}"
+                           "<extra></extra>"),
+        ))
+    fig.update_yaxes(range=[-0.5, total + 0.5], title=f"scenarios every model so far shares (of {total})")
+    fig.update_xaxes(title="models added", rangemode="tozero")
+    return base_layout(fig, height=360)
+
+
+def overlap_heatmap(overlap: pd.DataFrame, total: int) -> go.Figure:
+    """Models × models heatmap of shared scenarios (hover names the pair and the count); small matrices get
+    the count written in each cell."""
+    names = [str(n) for n in overlap.index]
+    z = overlap.to_numpy()
+    fig = go.Figure(go.Heatmap(
+        z=z, x=names, y=names, zmin=0, zmax=total, colorscale="Cividis",
+        colorbar=dict(title=dict(text="shared<br>scenarios"), thickness=12),
+        hovertemplate=f"<b>%{{y}}</b> and <b>%{{x}}</b><br>share %{{z}} of {total} scenarios<extra></extra>",
+        texttemplate="%{z}" if len(names) <= 24 else None, textfont=dict(size=9),
+    ))
+    fig.update_xaxes(tickangle=-60, tickfont=dict(size=9), side="top")
+    fig.update_yaxes(autorange="reversed", tickfont=dict(size=9))
+    side = max(320, 13 * len(names) + 200)
+    return base_layout(fig, height=side)
+
+
+# ----------------------------------------------------------------------------- Metric Orbit
+
+
+def profile_radar(profiles: pd.DataFrame, group_order: list[str]) -> go.Figure:
+    """Radar of win rates across the 7 groups, one closed line per model with its own symbol and dash.
+    A group where a model has no value is a gap in its line (and says "no value" in the data table)."""
+    fig = go.Figure()
+    for i, (model, sub) in enumerate(profiles.groupby("model", sort=False)):
+        sub = sub.set_index("group_label").reindex(group_order)
+        r = sub["win_rate"].to_numpy(dtype=float)
+        theta = list(group_order)
+        fig.add_trace(go.Scatterpolar(
+            r=np.append(r, r[0]), theta=theta + theta[:1], name=str(model), mode="lines+markers",
+            connectgaps=False,
+            line=dict(color=OKABE_ITO[i % 8], dash=DASHES[i % 6], width=2),
+            marker=dict(symbol=SYMBOLS[i % 8], size=9, color=OKABE_ITO[i % 8]),
+            hovertemplate=f"<b>{model}</b><br>%{{theta}}: win rate %{{r:.2f}}<extra></extra>",
+        ))
+    fig.update_layout(polar=dict(radialaxis=dict(range=[0, 1], tickformat=".1f", angle=90, tickfont=dict(size=9)),
+                                 angularaxis=dict(direction="clockwise")))
+    base_layout(fig, height=480)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.08, xanchor="left", x=0))
+    return fig
+
+
+CORR_HOVER = (
+    "<b>%{customdata[1]} × %{customdata[2]}</b><br>metric: %{customdata[3]}<br>"
+    "Spearman ρ with accuracy: %{customdata[4]}<br>agreement (sign flipped when lower is better): "
+    "%{customdata[5]}<br>models: %{customdata[6]}<br>%{customdata[7]}<extra></extra>"
+)
+
+
+def _corr_custom(df: pd.DataFrame) -> np.ndarray | None:
+    if df.empty:
+        return None
+    c = df.copy()
+    c["rho_t"] = c["rho"].map(lambda v: fmt_value(v, 2))
+    c["agr_t"] = c["agreement"].map(lambda v: fmt_value(v, 2))
+    c["metric_t"] = c["metric"].replace("", "none")
+    c["status_t"] = c["status"].replace("ok", "")
+    return c[["token", "scenario", "group_label", "metric_t", "rho_t", "agr_t", "n", "status_t"]].astype(str).to_numpy()
+
+
+def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order: list[str]) -> go.Figure:
+    """Scenario × group grid of the agreement of each metric with accuracy, as square markers (click to pick a
+    pair); each cell is labelled with its value; cells without a correlation are crossed squares."""
+    corr = corr.copy()
+    corr["token"] = corr["scenario"] + "|" + corr["metric_group"]
+    fig = go.Figure()
+    ok = corr[corr["agreement"].notna()]
+    a = ok["agreement"].to_numpy(dtype=float)
+    fig.add_trace(go.Scatter(
+        x=ok["group_label"], y=ok["scenario"], mode="markers+text", name="agreement with accuracy (labelled)",
+        text=[f"{v:+.2f}" for v in a], textfont=dict(size=10, color=list(np.where(np.abs(a) > 0.6, "white", BLACK))),
+        textposition="middle center",
+        marker=dict(symbol="square", size=CELL_SIZE + 6, color=a, cmin=-1, cmax=1, colorscale=DIVERGING,
+                    line=dict(width=1, color=GREY),
+                    colorbar=dict(title=dict(text="agreement"), thickness=12, len=0.6, y=0.7)),
+        customdata=_corr_custom(ok), hovertemplate=CORR_HOVER,
+        selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 10)), unselected=dict(marker=dict(opacity=0.8)),
+    ))
+    none = corr[corr["agreement"].isna()]
+    fig.add_trace(go.Scatter(
+        x=none["group_label"], y=none["scenario"], mode="markers", name="no correlation (crossed): see hover",
+        marker=dict(symbol=BLANK, size=CELL_SIZE - 4, color=GREY, line=dict(width=1.5, color=GREY)),
+        customdata=_corr_custom(none), hovertemplate=CORR_HOVER,
+        selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 2)), unselected=dict(marker=dict(opacity=0.8)),
+    ))
+    _square_axes(fig, group_order, scenario_order)
+    fig.update_layout(clickmode="event+select", dragmode=False)
+    base_layout(fig, height=ROW_PX * len(scenario_order) + 150)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, xanchor="left", x=0))
+    return fig
+
+
+def pair_scatter(pairs: pd.DataFrame, x_title: str, y_title: str, lower_is_better: bool | None,
+                 highlight: list[str] | None = None) -> go.Figure:
+    """Accuracy (x) against one metric (y) across models; models in `highlight` get their own labelled marker."""
+    fig = go.Figure()
+    hl = set(highlight or [])
+    rest = pairs[~pairs["model"].isin(hl)]
+    fig.add_trace(go.Scatter(
+        x=rest["accuracy"], y=rest["value"], mode="markers", name="models",
+        marker=dict(symbol="circle", size=9, color=BLUE, opacity=0.8, line=dict(width=1, color="white")),
+        customdata=_stack(rest, ["model"]),
+        hovertemplate=f"<b>%{{customdata[0]}}</b><br>{x_title}: %{{x:.3f}}<br>{y_title}: %{{y:.3f}}<extra></extra>",
+    ))
+    sub = pairs[pairs["model"].isin(hl)]
+    if not sub.empty:
+        fig.add_trace(go.Scatter(
+            x=sub["accuracy"], y=sub["value"], mode="markers+text", name="models in your profile",
+            text=sub["model"], textposition="top center", textfont=dict(size=10),
+            marker=dict(symbol="star", size=13, color=ORANGE, line=dict(width=1, color=BLACK)),
+            customdata=_stack(sub, ["model"]),
+            hovertemplate=f"<b>%{{customdata[0]}}</b><br>{x_title}: %{{x:.3f}}<br>{y_title}: %{{y:.3f}}<extra></extra>",
+        ))
+    if len(pairs):
+        lo, hi = float(pairs["accuracy"].min()), float(pairs["accuracy"].max())
+        span = (hi - lo) or 0.1
+        fig.update_xaxes(range=[lo - 0.08 * span, hi + 0.25 * span])
+    suffix = " (lower is better)" if lower_is_better else (" (higher is better)" if lower_is_better is False else "")
+    fig.update_xaxes(title=f"{x_title} (higher is better)")
+    fig.update_yaxes(title=f"{y_title}{suffix}")
+    return base_layout(fig, height=400)
+
+
+# ----------------------------------------------------------------------------- cached figure specs
+# Building a plotly figure (with validation) costs 5–50 ms; the pages cache these specs with ui.cache.on_release
+# and rebuild the figure from the cached dict without re-validating it.
+
+
+def figure(spec: dict) -> go.Figure:
+    """A figure from a spec made by one of the *_spec functions below (already validated when it was built)."""
+    return go.Figure(spec, _validate=False)
+
+
+def grid_spec(release, view: str, models: tuple[str, ...]) -> dict:
+    from helm_core import grid as G
+    from helm_core.data import CORE_GROUPS, GROUP_LABELS
+
+    cells = G.grid_cells(release, view, models)
+    return core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.CORE_SCENARIOS)).to_dict()
+
+
+def model_coverage_spec(release, models: tuple[str, ...]) -> dict:
+    from helm_core import coverage as C
+
+    return model_coverage_chart(C.model_coverage(release, models), len(release.taxonomy.scenario_names)).to_dict()
+
+
+def scenario_coverage_spec(release, models: tuple[str, ...]) -> dict:
+    from helm_core import coverage as C
+
+    return scenario_coverage_chart(C.scenario_coverage(release, models), release.taxonomy.scenario_names).to_dict()
+
+
+def overlap_spec(release, models: tuple[str, ...]) -> dict:
+    """The pairwise-overlap heatmap, models ordered by their own coverage (as the per-model table)."""
+    from helm_core import coverage as C
+
+    order = list(C.model_coverage(release, models)["model"])
+    ov = C.pairwise_overlap(release, models).reindex(index=order, columns=order)
+    return overlap_heatmap(ov, len(release.taxonomy.scenario_names)).to_dict()
+
+
+def correlation_spec(release, models: tuple[str, ...], bias_metric: str) -> dict:
+    from helm_core import metrics as M
+    from helm_core.data import GROUP_LABELS
+
+    corr = M.accuracy_correlations(release, models, bias_metric)
+    return correlation_grid(corr, [GROUP_LABELS[g] for g in M.OTHER_GROUPS], release.taxonomy.scenario_names).to_dict()

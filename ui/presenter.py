@@ -1,0 +1,78 @@
+"""Presenter mode (?present=1): large type, no sidebar, Previous/Next through the sections.
+
+The mode lives in the session (so it sticks while moving between pages) and is mirrored into the URL
+on every run, so a prepared link opens straight into it.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from . import nav, state
+
+KEY = "presenter"
+PARAM = "present"
+ON_VALUES = {"1", "true", "yes", "on"}
+OFF_VALUES = {"0", "false", "no", "off"}
+
+_CSS = """
+<style>
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] { display: none !important; }
+[data-testid="stMain"] .block-container { padding-top: 1.2rem; max-width: 100%; }
+[data-testid="stMain"] p, [data-testid="stMain"] li { font-size: 1.2rem; }
+[data-testid="stMain"] h1 { font-size: 2.3rem; }
+[data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 2.4rem; }
+</style>
+"""
+
+
+def read_url() -> None:
+    """Seed the mode from the URL (first run, or a link opened later in the same session)."""
+    state.allow(PARAM, ON_VALUES | OFF_VALUES)
+    raw = st.query_params.get(PARAM)
+    if raw is None:
+        return
+    raw = raw.lower()
+    if raw in ON_VALUES:
+        st.session_state[KEY] = True
+    elif raw in OFF_VALUES:
+        st.session_state[KEY] = False
+
+
+def is_on() -> bool:
+    return bool(st.session_state.get(KEY, False))
+
+
+def _set(on: bool) -> None:
+    st.session_state[KEY] = on
+
+
+def write_url() -> None:
+    if is_on():
+        st.query_params[PARAM] = "1"
+    elif PARAM in st.query_params:
+        del st.query_params[PARAM]
+
+
+def toggle() -> None:
+    """The sidebar switch (the mode itself hides the sidebar; the bar has an exit button)."""
+    st.toggle("Presenter mode", value=is_on(), key="presenter_toggle",
+              on_change=lambda: _set(bool(st.session_state["presenter_toggle"])),
+              help="Large type, no sidebar, Previous/Next buttons (PageUp/PageDown) through the sections.")
+
+
+def bar(current_url_path: str) -> None:
+    """Previous / Next buttons with a 'section k of n' counter; keyboard: PageUp/PageDown."""
+    pages = nav.available_pages()
+    idx = next((i for i, p in enumerate(pages) if p.url_path == current_url_path), 0)
+    st.html(_CSS)
+    cols = st.columns([1, 1, 3, 1], vertical_alignment="center")
+    prev_clicked = cols[0].button("Previous", icon=":material/arrow_back:", shortcut="PageUp",
+                                  disabled=idx == 0, key="present_prev", help="Previous section (PageUp)")
+    next_clicked = cols[1].button("Next", icon=":material/arrow_forward:", shortcut="PageDown",
+                                  disabled=idx >= len(pages) - 1, key="present_next", help="Next section (PageDown)")
+    cols[2].markdown(f"**Section {idx + 1} of {len(pages)}** · {pages[idx].section}")
+    cols[3].button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
+    if prev_clicked and idx > 0:
+        st.switch_page(pages[idx - 1].file)
+    if next_clicked and idx < len(pages) - 1:
+        st.switch_page(pages[idx + 1].file)

@@ -1,0 +1,173 @@
+"""The recipe picker and weight sliders, shared by the Podium and Capability vs Cost pages.
+
+Both pages bind the same widget keys to the URL (`recipe`, `missing`, `w_accuracy` … `w_efficiency`), so a
+recipe chosen on one page is there on the other (Streamlit keeps a bound widget's value under its key across
+a page switch) and a shared link carries it. Rules:
+  - picking a built-in recipe sets the sliders to its weights;
+  - moving a slider makes the recipe "custom";
+  - a link whose weights disagree with its built-in recipe opens as custom with the link's weights.
+Slider defaults are 0, so a link only carries the groups a recipe uses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from helm_core import ranking
+from helm_core.data import GROUP_LABELS
+
+from . import components, state
+
+RECIPE_KEY = "recipe"
+MISSING_KEY = "missing"
+W_MAX = 5
+RECIPE_OPTIONS: tuple[str, ...] = tuple(ranking.RECIPES) + ("custom",)
+RECIPE_CAPTIONS = {
+    "holistic": "equal weights",
+    "accuracy": "accuracy only",
+    "efficiency": "efficiency ×3",
+    "safety": "bias, toxicity ×3",
+    "custom": "your sliders",
+}
+MISSING_CAPTIONS = {
+    "renormalize": "score it over the groups it has (flagged)",
+    "exclude": "leave it out (flagged)",
+}
+WEIGHT_KEYS: dict[str, str] = {g: f"w_{g}" for g in ranking.RECIPE_GROUPS}
+_PENDING = "_recipe_pending"
+
+
+@dataclass(frozen=True)
+class RecipeChoice:
+    name: str  # a RECIPE_OPTIONS token
+    missing: str  # a ranking.MISSING_POLICIES token
+    raw: dict[str, int]  # slider values per group
+    items: tuple[tuple[str, float], ...] | None  # hashable weights for cached calls; None when invalid
+    error: str | None
+
+    @property
+    def label(self) -> str:
+        return ranking.RECIPES[self.name].label if self.name in ranking.RECIPES else "Custom weights"
+
+
+def builtin_weights(name: str) -> dict[str, int]:
+    return {g: int(round(v)) for g, v in ranking.RECIPES[name].weights}
+
+
+def _to_custom() -> None:
+    st.session_state[RECIPE_KEY] = "custom"
+
+
+def _weight_token(v: str) -> bool:
+    return v.isdigit() and 0 <= int(v) <= W_MAX
+
+
+def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = None, *,
+                    expanded: bool = True) -> RecipeChoice:
+    """Draw the recipe picker, the missing-group policy and the weight sliders; return the choice.
+    Call it inside the page's fragment, once per run."""
+    pending = st.session_state.pop(_PENDING, None)
+    if pending:
+        st.session_state[RECIPE_KEY] = "custom"
+        state.notice(pending)
+
+    cols = st.columns([3, 2])
+    state.allow("recipe", RECIPE_OPTIONS)  # literal keys, so tests/app/test_query_fuzz.py finds them
+    name = cols[0].radio(
+        "Recipe", RECIPE_OPTIONS, index=0, key=RECIPE_KEY, bind="query-params", horizontal=True,
+        captions=[RECIPE_CAPTIONS[o] for o in RECIPE_OPTIONS],
+        help="A recipe is a weight per metric group, applied to each model's mean win rate in that group. "
+             "HELM itself publishes no overall score; these recipes are this app's.",
+    )
+    state.allow("missing", ranking.MISSING_POLICIES)
+    missing = cols[1].radio(
+        "A model with no value for a weighted group:", ranking.MISSING_POLICIES, index=0, key=MISSING_KEY,
+        bind="query-params", horizontal=True, captions=[MISSING_CAPTIONS[o] for o in ranking.MISSING_POLICIES],
+        help="Never scored as zero. 'renormalize' rescales the recipe over the groups the model has; "
+             "'exclude' leaves it out of the ranking. Either way it is flagged.",
+    )
+
+    # Write every weight through session state on every run: a built-in recipe sets its weights, a custom recipe
+    # keeps the current ones. A programmatic set makes Streamlit sync the bound value into the URL, so a shared
+    # link always carries every non-zero weight (the frontend alone writes only the slider a visitor moved).
+    target = builtin_weights(name) if name in ranking.RECIPES else None
+    for g, k in WEIGHT_KEYS.items():
+        current = st.session_state.get(k)
+        st.session_state[k] = target[g] if target is not None else (current if isinstance(current, int) else 0)
+
+    raw: dict[str, int] = {}
+    with st.expander("Weights (0 leaves a group out; moving a slider makes the recipe custom)", expanded=expanded):
+        grid = st.columns(4)
+        for i, (g, k) in enumerate(WEIGHT_KEYS.items()):
+            state.allow(k, _weight_token)
+            help_text = None
+            if coverage is not None and n_models:
+                help_text = f"{int(coverage.get(g, 0)):,} of {n_models:,} models have a {GROUP_LABELS[g].lower()} win rate."
+            raw[g] = int(grid[i % 4].slider(
+                GROUP_LABELS[g], min_value=0, max_value=W_MAX, step=1, key=k, bind="query-params",
+                on_change=_to_custom, help=help_text,
+            ))
+
+    if target is not None and raw != target:
+        # Only a hand-made link gets here (the link's weights win, as custom weights).
+        st.session_state[_PENDING] = (f"The link's weights differ from the '{name}' recipe, "
+                                      "so they are shown as custom weights.")
+        st.rerun()
+
+    try:
+        ranking.normalize_weights(raw)
+    except ValueError as exc:
+        return RecipeChoice(name, missing, raw, None, f"These weights cannot make a ranking: {exc}. "
+                                                      "Move at least one slider above 0.")
+    return RecipeChoice(name, missing, raw, tuple((g, float(v)) for g, v in raw.items()), None)
+
+
+def kind_caption(kind: str, n_models: int, release_name: str) -> str:
+    """Say which group win rates a page shows (DESIGN.md §4)."""
+    if kind == "published":
+        return (f"Win rates shown: HELM's published group win rates ({release_name}, all {n_models} models).")
+    return (f"Win rates shown: recomputed from {release_name}'s results among the {n_models} models of this "
+            "cohort (a model's win rate depends on who it is compared with; HELM's published values cover the "
+            "full model set).")
+
+
+def podium(scores: pd.DataFrame, title: str, value_label: str) -> None:
+    """The first three rows of a recipe_scores frame as a podium (flagged models marked †)."""
+    st.markdown(f"**{components.text(title)}**")
+    ranked = scores[~scores["excluded"]]
+    if ranked.empty:
+        st.info("No model can be ranked under this recipe.")
+        return
+    lines = []
+    for model, r in ranked.head(3).iterrows():
+        mark = " †" if r["flagged"] else ""
+        lines.append(f"**#{int(r['rank'])} {components.text(model)}**{mark} · {value_label} {r['score']:.3f}")
+    with st.container(border=True):
+        st.markdown("  \n".join(lines))
+
+
+def table_config(value_label: str) -> dict:
+    """Narrow rank and value columns so the model name gets the room."""
+    return {"#": st.column_config.NumberColumn(width="small"),
+            value_label: st.column_config.NumberColumn(width="small", format="%.3f")}
+
+
+def ranking_table(scores: pd.DataFrame, n: int | None, value_label: str, *, notes: bool = False) -> pd.DataFrame:
+    """The top n rows (all with None) of a recipe_scores frame, formatted for st.dataframe;
+    flagged models get a † after the name, and `notes` adds what each one lacks (or why it is excluded)."""
+    rows = scores if notes else scores[~scores["excluded"]]
+    if n is not None:
+        rows = rows.head(n)
+    out = pd.DataFrame({
+        "#": rows["rank"].astype("Int64").to_numpy(),
+        value_label: rows["score"].round(3).to_numpy(),
+        "model": [m + (" †" if f else "") for m, f in zip(rows.index, rows["flagged"])],
+    })
+    if notes:
+        out["note"] = [
+            ("excluded: no " + m) if x else (f"no {m}: scored over {int(k)} groups" if m else "")
+            for m, k, x in zip(rows["missing_groups"], rows["n_groups"], rows["excluded"])
+        ]
+    return out
