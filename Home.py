@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, components, nav, state
-
-st.set_page_config(page_title="HELM Explorer", page_icon=":material/balance:", layout="wide")
+from ui import cache, components, nav, presenter, state
 
 state.start_run()
+presenter.read_url()
+st.set_page_config(page_title="HELM Explorer", page_icon=":material/balance:", layout="wide",
+                   initial_sidebar_state="collapsed" if presenter.is_on() else "auto")
 
 pages = {}
 for spec in nav.available_pages():
@@ -50,6 +51,10 @@ with st.sidebar:
     )
     models = cache.active_models()
     st.caption(f"{len(models)} models selected · {cache.active_release().name}")
+    presenter.toggle()
 
+if presenter.is_on():
+    presenter.bar(pg.url_path)
 pg.run()
+presenter.write_url()
 state.finish_run()

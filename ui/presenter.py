@@ -16,22 +16,26 @@ OFF_VALUES = {"0", "false", "no", "off"}
 
 _CSS = """
 <style>
-section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] { display: none !important; }
-[data-testid="stMain"] .block-container { padding-top: 1.2rem; max-width: 100%; }
+section[data-testid="stSidebar"], [data-testid="stExpandSidebarButton"], header[data-testid="stHeader"] { display: none !important; }
+[data-testid="stMain"] .block-container { padding-top: 0.8rem; padding-bottom: 1rem; max-width: 100%; }
 [data-testid="stMain"] p, [data-testid="stMain"] li { font-size: 1.2rem; }
 [data-testid="stMain"] h1 { font-size: 2.3rem; }
 [data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 2.4rem; }
 </style>
 """
+# PageDown/PageUp also scroll the page before the switch; start each section at its top.
+# (A constant script of ours; nothing from a visitor or the data goes into it.)
+_SCROLL_TOP = """<script>
+const m = window.parent.document.querySelector('[data-testid="stMain"]') || document.querySelector('[data-testid="stMain"]');
+if (m) { m.scrollTo(0, 0); }
+</script>"""
 
 
 def read_url() -> None:
-    """Seed the mode from the URL (first run, or a link opened later in the same session)."""
-    state.allow(PARAM, ON_VALUES | OFF_VALUES)
-    raw = st.query_params.get(PARAM)
-    if raw is None:
-        return
-    raw = raw.lower()
+    """Seed the mode from the URL (first run, or a link opened later in the same session).
+    Without the parameter (e.g. after a page switch) the session's mode stays."""
+    state.allow(PARAM, lambda v: v.lower() in ON_VALUES | OFF_VALUES)
+    raw = (st.query_params.get(PARAM) or "").lower()
     if raw in ON_VALUES:
         st.session_state[KEY] = True
     elif raw in OFF_VALUES:
@@ -44,6 +48,7 @@ def is_on() -> bool:
 
 def _set(on: bool) -> None:
     st.session_state[KEY] = on
+    write_url()
 
 
 def write_url() -> None:
@@ -55,7 +60,8 @@ def write_url() -> None:
 
 def toggle() -> None:
     """The sidebar switch (the mode itself hides the sidebar; the bar has an exit button)."""
-    st.toggle("Presenter mode", value=is_on(), key="presenter_toggle",
+    st.session_state["presenter_toggle"] = is_on()
+    st.toggle("Presenter mode", key="presenter_toggle",
               on_change=lambda: _set(bool(st.session_state["presenter_toggle"])),
               help="Large type, no sidebar, Previous/Next buttons (PageUp/PageDown) through the sections.")
 
@@ -65,6 +71,7 @@ def bar(current_url_path: str) -> None:
     pages = nav.available_pages()
     idx = next((i for i, p in enumerate(pages) if p.url_path == current_url_path), 0)
     st.html(_CSS)
+    st.html(_SCROLL_TOP, unsafe_allow_javascript=True)
     cols = st.columns([1, 1, 3, 1], vertical_alignment="center")
     prev_clicked = cols[0].button("Previous", icon=":material/arrow_back:", shortcut="PageUp",
                                   disabled=idx == 0, key="present_prev", help="Previous section (PageUp)")
@@ -72,7 +79,8 @@ def bar(current_url_path: str) -> None:
                                   disabled=idx >= len(pages) - 1, key="present_next", help="Next section (PageDown)")
     cols[2].markdown(f"**Section {idx + 1} of {len(pages)}** · {pages[idx].section}")
     cols[3].button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
-    if prev_clicked and idx > 0:
-        st.switch_page(pages[idx - 1].file)
-    if next_clicked and idx < len(pages) - 1:
-        st.switch_page(pages[idx + 1].file)
+    target = pages[idx - 1] if prev_clicked and idx > 0 else pages[idx + 1] if next_clicked and idx < len(pages) - 1 else None
+    if target is not None:
+        # st.switch_page would clear the URL, which Streamlit refuses while widgets are bound to it;
+        # passing the parameters to keep replaces them instead (bound sidebar widgets keep their values).
+        st.switch_page(target.file, query_params={PARAM: "1"})

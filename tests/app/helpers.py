@@ -10,7 +10,7 @@ TIMEOUT = 60
 
 
 def open_page(file: str | None = None, query: dict[str, str] | None = None) -> AppTest:
-    """Run Home.py, then switch to `file` (e.g. "pages/grid.py").
+    """Run Home.py, then switch to `file` (e.g. "app_pages/grid.py").
 
     Query params are set before the first run (so the sidebar's widgets are seeded) and again before the
     page switch (the first run lands on the default page, which drops keys it does not know)."""

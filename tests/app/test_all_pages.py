@@ -25,3 +25,10 @@ def test_page_runs_for_paper_cohort(spec):
 def test_every_page_in_the_map_exists():
     missing = [p.file for p in nav.PAGES if not p.path.exists()]
     assert not missing, f"page files missing: {missing}"
+
+
+def test_no_legacy_pages_folder():
+    """A `pages/` folder next to Home.py switches Streamlit 1.67 into its legacy multipage mode for a fresh
+    server's first deep link (the page then runs without Home.py: no sidebar, no URL whitelist)."""
+    assert not (nav.ROOT / "pages").exists()
+    assert all(p.file.startswith("app_pages/") for p in nav.PAGES)

@@ -15,7 +15,7 @@ from helm_core.data import load_release
 
 from .helpers import ROOT, TIMEOUT, assert_clean, texts
 
-PAGE = "pages/calibration.py"
+PAGE = "app_pages/calibration.py"
 
 
 def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: dict | None = None) -> AppTest:

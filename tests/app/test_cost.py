@@ -9,7 +9,7 @@ from helm_core.data import load_release
 from .helpers import open_page, texts
 from .rankings_helpers import NO_EFFICIENCY, chart_keys, chart_spec, loaded_session, open_with, values, without_efficiency
 
-PAGE = "pages/cost.py"
+PAGE = "app_pages/cost.py"
 
 
 def traces(at) -> dict[str, dict]:

@@ -6,7 +6,7 @@ import pytest
 from .coverage_helpers import metrics_of, notices, open_story_page
 from .helpers import texts
 
-PAGE = "pages/coverage.py"
+PAGE = "app_pages/coverage.py"
 
 
 def test_claim_and_computed_coverage():

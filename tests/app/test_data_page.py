@@ -44,7 +44,7 @@ def upload(at, name: str, data: bytes):
 
 
 def test_without_upload_the_page_explains_and_shows_no_dataset_choice():
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data.py")
     t = texts(at)
     assert "Now showing: HELM classic v0.4.0 (bundled)" in t
     assert "run_spec.json" in "\n".join(c.value for c in at.code)
@@ -52,7 +52,7 @@ def test_without_upload_the_page_explains_and_shows_no_dataset_choice():
 
 
 def test_valid_zip_gives_a_summary_and_switches_every_page():
-    at = upload(open_page("pages/data.py"), "demo.zip", SUITE_ZIP)
+    at = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
     m = metrics(at)
     assert (m["Models"], m["Scenarios"], m["Runs"], m["Instances"]) == ("3", "3", "3", "8")
     t = texts(at)
@@ -60,29 +60,29 @@ def test_valid_zip_gives_a_summary_and_switches_every_page():
     assert "Other scenarios, kept as extra columns: GSM8K" in t
     assert "Bias, Toxicity, Efficiency" in t
     assert at.session_state["dataset_key"].startswith("upload-")
-    at.switch_page("pages/plumbing.py").run()
+    at.switch_page("app_pages/plumbing.py").run()
     assert_clean(at)
     assert metrics(at)["Models"] == "3"
     assert "Your HELM output (demo.zip)" in texts(at)
 
 
 def test_broken_zip_gives_a_message_and_keeps_the_bundled_release():
-    at = upload(open_page("pages/data.py"), "broken.zip", bytes(range(256)) * 4)
+    at = upload(open_page("app_pages/data.py"), "broken.zip", bytes(range(256)) * 4)
     assert any("not a readable zip archive" in e.value for e in at.error)
     assert any("keeps showing HELM classic v0.4.0" in e.value for e in at.error)
     assert active_key(at) == cache.BUNDLED_KEY
-    at.switch_page("pages/plumbing.py").run()
+    at.switch_page("app_pages/plumbing.py").run()
     assert metrics(at)["Models"] == "67"
 
 
 def test_broken_zip_after_a_good_one_keeps_the_good_one():
-    at = upload(open_page("pages/data.py"), "demo.zip", SUITE_ZIP)
+    at = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
     good = at.session_state["dataset_key"]
     at = upload(at, "traversal.zip", _zip([("../../evil/stats.json", b"[]")]))
     assert any("points outside the archive" in e.value for e in at.error)
     assert at.session_state["dataset_key"] == good
     assert metrics(at)["Models"] == "3"
-    at.switch_page("pages/plumbing.py").run()
+    at.switch_page("app_pages/plumbing.py").run()
     assert metrics(at)["Models"] == "3"
 
 
@@ -103,20 +103,20 @@ def _zip(members):
     ("nothing.zip", _zip([("readme.txt", b"hi")]), "no HELM output found"),
 ])
 def test_each_bad_upload_has_its_message(name, data, message):
-    at = upload(open_page("pages/data.py"), name, data)
+    at = upload(open_page("app_pages/data.py"), name, data)
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
     assert metrics(at) == {}  # no summary of a dataset that did not load
 
 
 def test_upload_over_the_limit(monkeypatch):
     monkeypatch.setattr(cache, "UPLOAD_LIMIT_BYTES", 1000)
-    at = upload(open_page("pages/data.py"), "demo.zip", SUITE_ZIP)
+    at = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
     assert any("over the upload limit" in e.value for e in at.error)
     assert active_key(at) == cache.BUNDLED_KEY
 
 
 def test_back_to_bundled_and_forget():
-    at = upload(open_page("pages/data.py"), "demo.zip", SUITE_ZIP)
+    at = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
     key = at.session_state["dataset_key"]
     at.button(key="data_back").click().run()
     assert_clean(at)
@@ -174,46 +174,46 @@ def test_sidebar_choice_switches_every_page():
     choice.set_value("Your HELM output (demo.zip)").run()
     assert_clean(at)
     assert active_key(at) == key and metrics(at)["Models"] == "3"
-    at.switch_page("pages/data.py").run()
+    at.switch_page("app_pages/data.py").run()
     assert "Now showing: Your HELM output (demo.zip)" in texts(at)
 
 
 def test_single_groups_json_upload():
     data = (FIX / "groups" / "core_scenarios.json").read_bytes()
-    at = upload(open_page("pages/data.py"), "core_scenarios.json", data)
+    at = upload(open_page("app_pages/data.py"), "core_scenarios.json", data)
     m = metrics(at)
     assert (m["Models"], m["Scenarios"], m["Runs"]) == ("3", "3", "0")
 
 
 def test_groups_zip_summary():
-    at = upload(open_page("pages/data.py"), "tables.zip", GROUPS_ZIP)
+    at = upload(open_page("app_pages/data.py"), "tables.zip", GROUPS_ZIP)
     m = metrics(at)
     assert (m["Models"], m["Runs"], m["Instances"]) == ("3", "0", "0")
     assert "HELM's leaderboard tables" in texts(at).replace("&#x27;", "'")
 
 
 def test_uploads_are_private_to_the_session():
-    a = upload(open_page("pages/data.py"), "demo.zip", SUITE_ZIP)
-    b = open_page("pages/data.py")
+    a = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
+    b = open_page("app_pages/data.py")
     assert a.session_state["dataset_key"].startswith("upload-")
     assert not [r for r in b.sidebar.radio if r.label == "Dataset"]
     assert "Now showing: HELM classic v0.4.0 (bundled)" in texts(b)
-    b.switch_page("pages/plumbing.py").run()
+    b.switch_page("app_pages/plumbing.py").run()
     assert metrics(b)["Models"] == "67"
 
 
 def test_access_filter_with_an_upload():
-    at = upload(open_page("pages/data.py", query={"access": "open"}), "demo.zip", SUITE_ZIP)
-    at.switch_page("pages/plumbing.py").run()
+    at = upload(open_page("app_pages/data.py", query={"access": "open"}), "demo.zip", SUITE_ZIP)
+    at.switch_page("app_pages/plumbing.py").run()
     # GPT-J and Pythia are open; the local model's access is unknown, so an access filter leaves it out.
     assert metrics(at)["Models"] == "2"
 
 
 def test_server_path_only_when_local(monkeypatch, tmp_path):
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data.py")
     assert not at.text_input  # not offered on a deployed app
     monkeypatch.setenv("HELM_EXPLORER_LOCAL", "1")
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data.py")
     at.text_input(key="data_path").set_value(str(tmp_path / "nope"))
     submit = [b for b in at.button if b.label == "Load from path"][0]
     submit.click().run()
@@ -231,7 +231,7 @@ def test_configured_path_is_the_default(monkeypatch):
     at = open_page()
     assert metrics(at)["Models"] == "3"
     assert at.session_state["dataset_key"].startswith("path-")
-    at.switch_page("pages/data.py").run()
+    at.switch_page("app_pages/data.py").run()
     assert str(SUITE) in "\n".join(c.value for c in at.code)
 
 
@@ -244,7 +244,7 @@ def test_bad_configured_path_is_reported_in_the_sidebar(monkeypatch, tmp_path):
 
 def test_forgetting_the_configured_dataset_sticks(monkeypatch):
     monkeypatch.setenv("HELM_OUTPUT", str(SUITE))
-    at = open_page("pages/data.py")
+    at = open_page("app_pages/data.py")
     assert active_key(at).startswith("path-")
     at.button(key="data_forget").click().run()
     assert_clean(at)

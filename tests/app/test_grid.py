@@ -6,7 +6,7 @@ import pytest
 from .coverage_helpers import loaded, metrics_of, notices, open_story_page
 from .helpers import texts
 
-PAGE = "pages/grid.py"
+PAGE = "app_pages/grid.py"
 
 
 def _chart_data(at):

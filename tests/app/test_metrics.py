@@ -6,7 +6,7 @@ import pytest
 from .coverage_helpers import loaded, notices, open_story_page
 from .helpers import texts
 
-PAGE = "pages/metrics.py"
+PAGE = "app_pages/metrics.py"
 
 
 def _frame(at, column):

@@ -10,7 +10,7 @@ from .helpers import open_page, texts
 from .rankings_helpers import (NO_EFFICIENCY, chart_keys, chart_spec, loaded_session, metrics, open_with, sliders,
                                values, without_efficiency)
 
-PAGE = "pages/podium.py"
+PAGE = "app_pages/podium.py"
 
 
 def podium_lines(at, title: str) -> str:

@@ -24,7 +24,7 @@ def local(monkeypatch):
 
 def open_runs(query: dict[str, str]) -> AppTest:
     """The runs page opened from a link with page parameters."""
-    return open_page("pages/runs.py", query=query)
+    return open_page("app_pages/runs.py", query=query)
 
 
 def metrics(at) -> dict[str, str]:
@@ -40,7 +40,7 @@ def caption(at) -> str:
 
 
 def test_bundled_release_explains_and_links_to_helm():
-    at = open_page("pages/runs.py")
+    at = open_page("app_pages/runs.py")
     t = texts(at)
     assert "no prompts or completions to show" in t
     assert "scenario_state.json" in t and "display_predictions.json" in t
@@ -103,7 +103,7 @@ def test_display_files_only_run(local):
 
 
 def test_scenario_and_model_filters_narrow_the_runs(local):
-    at = open_page("pages/runs.py")
+    at = open_page("app_pages/runs.py")
     assert len(at.selectbox(key="run").options) == 3
     at.selectbox(key="runs_scenario").set_value("BoolQ").run()
     assert at.selectbox(key="run").options == [BOOLQ]
@@ -113,9 +113,9 @@ def test_scenario_and_model_filters_narrow_the_runs(local):
 
 
 def test_cohort_filter_applies(local):
-    at = open_page("pages/runs.py", query={"cohort": "paper"})
+    at = open_page("app_pages/runs.py", query={"cohort": "paper"})
     assert at.selectbox(key="run").options == [MMLU]  # GPT-J is the only paper-cohort model
-    at = open_page("pages/runs.py", query={"access": "closed"})
+    at = open_page("app_pages/runs.py", query={"access": "closed"})
     assert any("No run of the loaded dataset" in i.value for i in at.info)
 
 
@@ -130,5 +130,5 @@ def test_invalid_run_in_the_link_falls_back(local):
 
 def test_groups_only_dataset_says_there_are_no_runs(monkeypatch):
     monkeypatch.setenv("HELM_OUTPUT", str(SUITE.parents[1] / "groups"))
-    at = open_page("pages/runs.py")
+    at = open_page("app_pages/runs.py")
     assert "leaderboard tables only" in texts(at)

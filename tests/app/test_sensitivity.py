@@ -15,7 +15,7 @@ from helm_core.data import load_release
 
 from .helpers import ROOT, TIMEOUT, assert_clean, texts
 
-PAGE = "pages/sensitivity.py"
+PAGE = "app_pages/sensitivity.py"
 NQ = "NaturalQuestions (open-book)"
 
 

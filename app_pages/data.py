@@ -189,7 +189,7 @@ else:
         with st.expander(f"Runs ({info['runs']:,})"):
             cols = ["run", "model", "scenario", "method", "n_instances", "seeds", "perturbations", "instance_files"]
             st.dataframe(pd.DataFrame(out.runs[cols]), hide_index=True, width="stretch")
-        st.page_link("pages/runs.py", label="Read the prompts and completions of these runs", icon=":material/article:")
+        st.page_link("app_pages/runs.py", label="Read the prompts and completions of these runs", icon=":material/article:")
 
     b = st.columns(2)
     if b[0].button("Back to the bundled HELM classic v0.4.0", icon=":material/undo:", key="data_back"):

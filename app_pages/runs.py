@@ -76,7 +76,7 @@ def main() -> None:
             "(more than 5 TB; downloadable with `gcloud storage cp`).\n"
             "- Or run HELM yourself and load the suite folder here."
         )
-        st.page_link("pages/data.py", label="Load your own HELM output", icon=":material/upload_file:")
+        st.page_link("app_pages/data.py", label="Load your own HELM output", icon=":material/upload_file:")
         others = [k for k in cache.session_dataset_keys() if k != cache.active_release_key()]
         if others:
             st.caption("You loaded HELM output in this session: choose it in the sidebar's Dataset choice.")
