@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from helm_core import summary
-from ui import cache, charts, components, nav
+from ui import cache, charts, components, nav, presenter
 
 headline_counts = cache.on_release(summary.headline_counts)
 exam_matrix = cache.on_release(summary.exam_matrix)
@@ -17,41 +17,55 @@ if not models:
     st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the exam.")
     st.stop()
 
-counts = headline_counts(models)
-c = st.columns(5)
-c[0].metric("Models", f"{counts['models']:,}")
-c[1].metric("Organizations", f"{counts['organizations']:,}")
-c[2].metric("Core scenarios", f"{counts['scenarios']:,}")
-c[3].metric("Metric groups", f"{counts['metric_groups']:,}")
-share = counts["core_cells_measured"] / counts["core_cells"] if counts["core_cells"] else float("nan")
-c[4].metric("Core cells measured", f"{share:.1%}",
-            help=f"{counts['core_cells_measured']:,} of {counts['core_cells']:,} model × scenario × metric-group "
-                 f"cells have a value; {counts['core_cells_blank']:,} are blank.")
-st.caption(
-    f"Computed from {rel.name}: {counts['values']:,} metric values and {counts['blank_values']:,} blank ones "
-    "are kept side by side, because a blank says what HELM could not measure."
-)
+def headline() -> None:
+    counts = headline_counts(models)
+    c = st.columns(5)
+    c[0].metric("Models", f"{counts['models']:,}")
+    c[1].metric("Organizations", f"{counts['organizations']:,}")
+    c[2].metric("Core scenarios", f"{counts['scenarios']:,}")
+    c[3].metric("Metric groups", f"{counts['metric_groups']:,}")
+    share = counts["core_cells_measured"] / counts["core_cells"] if counts["core_cells"] else float("nan")
+    c[4].metric("Core cells measured", f"{share:.1%}",
+                help=f"{counts['core_cells_measured']:,} of {counts['core_cells']:,} model × scenario × metric-group "
+                     f"cells have a value; {counts['core_cells_blank']:,} are blank.")
+    st.caption(
+        f"Computed from {rel.name}: {counts['values']:,} metric values and {counts['blank_values']:,} blank ones "
+        "are kept side by side, because a blank says what HELM could not measure."
+    )
 
-st.subheader("The same exam for every model")
-st.markdown(
-    "Each row is a model, each column one of the 16 core scenarios. A dot means HELM has the scenario's "
-    "main accuracy metric for that model; a thin × means it does not. The columns are the same for everyone: "
-    "same prompts, same in-context examples, same metrics."
-)
-exam = exam_matrix(models)
-order = [m for m in rel.model_names if m in set(models)]
-fig = charts.exam_dot_matrix(exam, order, rel.taxonomy.scenario_names)
-n_blank = int((~exam["measured"]).sum())
-components.chart(
-    fig, key="plumbing_exam",
-    alt=(f"Dot matrix of {len(order)} models by {len(rel.taxonomy.scenario_names)} core scenarios: "
-         f"{int(exam['measured'].sum())} measured cells and {n_blank} blank ones."),
-    data=exam[["model", "scenario", "metric", "value", "measured"]], data_name="same_exam",
-)
-missing_by_scenario = exam[~exam["measured"]].groupby("scenario").size().sort_values(ascending=False)
-if not missing_by_scenario.empty:
-    top = ", ".join(f"{s} ({n})" for s, n in missing_by_scenario.head(4).items())
-    st.caption(f"Most blanks: {top}. Newer models were not run on every scenario.")
+
+def exam_chart(compact: bool) -> None:
+    if not compact:
+        st.subheader("The same exam for every model")
+        st.markdown(
+            "Each row is a model, each column one of the 16 core scenarios. A dot means HELM has the scenario's "
+            "main accuracy metric for that model; a thin × means it does not. The columns are the same for everyone: "
+            "same prompts, same in-context examples, same metrics."
+        )
+    exam = exam_matrix(models)
+    order = [m for m in rel.model_names if m in set(models)]
+    # Presenter mode: scenarios on rows, models on columns, so the whole exam fits one screen.
+    fig = charts.exam_dot_matrix(exam, order, rel.taxonomy.scenario_names, transpose=compact,
+                                 height=presenter.chart_height(470) if compact else None)
+    n_blank = int((~exam["measured"]).sum())
+    components.chart(
+        fig, key="plumbing_exam",
+        alt=(f"Dot matrix of {len(order)} models by {len(rel.taxonomy.scenario_names)} core scenarios: "
+             f"{int(exam['measured'].sum())} measured cells and {n_blank} blank ones."),
+        data=exam[["model", "scenario", "metric", "value", "measured"]], data_name="same_exam",
+    )
+    missing_by_scenario = exam[~exam["measured"]].groupby("scenario").size().sort_values(ascending=False)
+    if not missing_by_scenario.empty:
+        top = ", ".join(f"{s} ({n})" for s, n in missing_by_scenario.head(4).items())
+        st.caption(f"Most blanks: {top}. Newer models were not run on every scenario.")
+
+
+if presenter.is_on():
+    exam_chart(compact=True)
+    headline()
+else:
+    headline()
+    exam_chart(compact=False)
 
 st.subheader("What HELM publishes for every run")
 left, right = st.columns(2)

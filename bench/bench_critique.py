@@ -5,9 +5,7 @@ with `python -m bench.bench_critique`, or through `python -m bench.run`.
 """
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -15,13 +13,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def _timed(fn, repeat: int) -> float:
-    times = []
-    for _ in range(max(1, repeat)):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+from bench.common import timed_ms as _timed  # noqa: E402
 
 
 def bench(repeat: int) -> dict[str, float]:

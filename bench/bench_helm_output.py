@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import io
 import json
-import statistics
 import sys
-import time
 import zipfile
 from pathlib import Path
 
@@ -22,13 +20,7 @@ SUITE = ROOT / "tests" / "fixtures" / "helm_output" / "runs" / "demo"
 MMLU = "mmlu:subject=philosophy,method=multiple_choice_joint,model=eleutherai_gpt-j-6b"
 
 
-def _timed(fn, repeat: int) -> float:
-    times = []
-    for _ in range(max(1, repeat)):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+from bench.common import timed_ms as _timed  # noqa: E402
 
 
 def _fixture_zip() -> bytes:

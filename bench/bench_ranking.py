@@ -5,9 +5,7 @@ under 200 ms at 67 models. Run alone with `python -m bench.bench_ranking`, or th
 """
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -20,13 +18,7 @@ if str(ROOT) not in sys.path:
 BUDGETS_MS = {"ranking_win_rates_1000x200_ms": 300.0, "ranking_podium_stability_67_ms": 200.0}
 
 
-def _timed(fn, repeat: int) -> float:
-    times = []
-    for _ in range(max(1, repeat)):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+from bench.common import timed_ms as _timed  # noqa: E402
 
 
 def _synthetic_group_wr(n: int, seed: int = 0) -> pd.DataFrame:

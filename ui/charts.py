@@ -30,27 +30,36 @@ def fmt_value(v: float, digits: int = 3) -> str:
     return "no value" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.{digits}f}"
 
 
-def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: list[str]) -> go.Figure:
-    """Models × scenarios dot matrix: a filled dot per measured cell, a thin × per blank cell."""
+def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: list[str], *,
+                    transpose: bool = False, height: int | None = None) -> go.Figure:
+    """Models × scenarios dot matrix: a filled dot per measured cell, a thin × per blank cell.
+    `transpose` puts the scenarios on rows and the models on columns (wide screens, presenter mode)."""
     fig = go.Figure()
     measured = exam[exam["measured"]]
     blank = exam[~exam["measured"]]
+    xy = (lambda d: dict(x=d["model"], y=d["scenario"])) if transpose else (lambda d: dict(x=d["scenario"], y=d["model"]))
+    hover_model, hover_scen = ("%{x}", "%{y}") if transpose else ("%{y}", "%{x}")
     fig.add_trace(
         go.Scatter(
-            x=measured["scenario"], y=measured["model"], mode="markers", name="measured",
+            **xy(measured), mode="markers", name="measured",
             marker=dict(symbol="circle", size=9, color=BLUE),
             customdata=np.stack([measured["metric"], measured["value"].map(fmt_value)], axis=-1) if len(measured) else None,
-            hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata[0]} = %{customdata[1]}<extra></extra>",
+            hovertemplate=f"<b>{hover_model}</b><br>{hover_scen}<br>%{{customdata[0]}} = %{{customdata[1]}}<extra></extra>",
         )
     )
     fig.add_trace(
         go.Scatter(
-            x=blank["scenario"], y=blank["model"], mode="markers", name="blank: HELM has no value",
+            **xy(blank), mode="markers", name="blank: HELM has no value",
             marker=dict(symbol=BLANK_SYMBOL, size=9, color=VERMILLION, line=dict(width=1.5, color=VERMILLION)),
             customdata=blank[["metric"]].to_numpy() if len(blank) else None,
-            hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata[0]}: not measured<extra></extra>",
+            hovertemplate=f"<b>{hover_model}</b><br>{hover_scen}<br>%{{customdata[0]}}: not measured<extra></extra>",
         )
     )
+    if transpose:
+        fig.update_traces(marker_size=7)
+        fig.update_xaxes(categoryorder="array", categoryarray=model_order, tickangle=-60, tickfont=dict(size=9))
+        fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(scenario_order)), tickfont=dict(size=11))
+        return base_layout(fig, height=height or 470)
     fig.update_xaxes(categoryorder="array", categoryarray=scenario_order, tickangle=-40, side="top")
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(model_order)), tickfont=dict(size=11))
-    return base_layout(fig, height=max(260, 16 * len(model_order) + 170))
+    return base_layout(fig, height=height or max(260, 16 * len(model_order) + 170))

@@ -9,7 +9,7 @@ import streamlit as st
 
 from helm_core.content import CONFIDENCE_LEVELS, Claim
 
-from . import cache, nav
+from . import cache, nav, presenter
 
 BADGE_COLOR = {"verified": "green", "quoted": "blue", "unverified": "orange"}
 
@@ -18,10 +18,15 @@ def page_header(url_path: str) -> nav.PageSpec:
     spec = nav.spec_for(url_path)
     if spec is None:
         raise KeyError(url_path)
+    rel = cache.active_release()
+    data_label = f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)")
+    if presenter.is_on():
+        # One compact block, so the page's main chart fits a 1280 × 720 screen below it.
+        st.markdown(f"## {spec.title}\n**{spec.takeaway}** · *{text(data_label)}*")
+        return spec
     st.title(spec.title)
     st.markdown(f"**{spec.takeaway}**")
-    rel = cache.active_release()
-    st.caption(f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)"))
+    st.caption(data_label)
     return spec
 
 

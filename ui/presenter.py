@@ -46,6 +46,16 @@ def is_on() -> bool:
     return bool(st.session_state.get(KEY, False))
 
 
+# In presenter mode a page's main chart sits right under the header and is at most this tall,
+# so it is fully visible on a 1280 × 720 screen (bar ≈ 70 px, compact header ≈ 110 px).
+MAIN_CHART_MAX_HEIGHT = 470
+
+
+def chart_height(normal: int) -> int:
+    """The height for a page's main chart: `normal`, or capped in presenter mode."""
+    return min(normal, MAIN_CHART_MAX_HEIGHT) if is_on() else normal
+
+
 def _set(on: bool) -> None:
     st.session_state[KEY] = on
     write_url()
