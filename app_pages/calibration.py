@@ -7,7 +7,7 @@ import math
 import streamlit as st
 
 from helm_core import calibration
-from ui import cache, charts_reliability, components, state
+from ui import cache, charts_reliability, components, presenter, state
 
 instance_groups = cache.on_release(calibration.instance_groups)
 release_reliability = cache.on_release(calibration.release_reliability)
@@ -42,6 +42,7 @@ def _number_in(lo: float, hi: float, *, integer: bool = False):
 components.page_header("calibration")
 rel = cache.active_release()
 models = cache.active_models()
+main_slot = presenter.main_slot()
 
 # ----------------------------------------------------------------------------- 1. the reliability diagram
 st.subheader("1 · What \"90% sure\" should mean")
@@ -73,6 +74,7 @@ else:
 
 @st.fragment
 def reliability_panel(source: str, groups) -> None:
+    chart_slot = presenter.main_slot()  # presenter mode: the diagram above its controls
     state.allow("cal_bins", calibration.STRATEGIES)
     strategy = st.segmented_control(
         "Bins", calibration.STRATEGIES, default="equal_mass", required=True, key="cal_bins", bind="query-params",
@@ -129,15 +131,16 @@ def reliability_panel(source: str, groups) -> None:
     bins = summary["bins"]
     fig = charts_reliability.reliability_diagram(summary, simulated=summary.get("simulated", True), title=title)
     shown = bins[bins["count"] > 0]
-    components.chart(
-        fig, key="calibration_reliability",
-        alt=(("Simulated " if summary.get("simulated", True) else "") + f"reliability diagram: ECE {summary['ece']:.3f} "
-             f"over {summary['n']:,} answers in {len(shown)} non-empty bins of "
-             f"{calibration.STRATEGY_LABELS[strategy]}; per bin confidence → share correct: "
-             + "; ".join(f"{c:.2f} → {a:.2f} (n={k})" for c, a, k in
-                         zip(shown["mean_confidence"], shown["accuracy"], shown["count"]))),
-        data=bins, data_name="reliability_bins",
-    )
+    with presenter.into(chart_slot):
+        components.chart(
+            fig, key="calibration_reliability", main=True,
+            alt=(("Simulated " if summary.get("simulated", True) else "") + f"reliability diagram: ECE {summary['ece']:.3f} "
+                 f"over {summary['n']:,} answers in {len(shown)} non-empty bins of "
+                 f"{calibration.STRATEGY_LABELS[strategy]}; per bin confidence → share correct: "
+                 + "; ".join(f"{c:.2f} → {a:.2f} (n={k})" for c, a, k in
+                             zip(shown["mean_confidence"], shown["accuracy"], shown["count"]))),
+            data=bins, data_name="reliability_bins",
+        )
     if summary.get("simulated", True):
         st.caption(
             "Simulation, seeded so the same settings always draw the same answers. With the shift at 0 the ECE is "
@@ -145,7 +148,8 @@ def reliability_panel(source: str, groups) -> None:
         )
 
 
-reliability_panel(source, groups)
+with presenter.into(main_slot):
+    reliability_panel(source, groups)
 
 # ----------------------------------------------------------------------------- 2. the data
 st.subheader("2 · The data: accuracy against calibration, model by model")

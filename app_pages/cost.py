@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from helm_core import frontier, ranking
-from ui import cache, charts_rankings, components, recipe_controls, state
+from ui import cache, charts_rankings, components, presenter, recipe_controls, state
 
 cost_view = cache.on_release(frontier.cost_view)
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
@@ -28,6 +28,7 @@ if len(models) < 2:
     st.stop()
 
 base = recipe_ranking(models, ACCURACY_ONLY, "renormalize")
+main_slot = presenter.main_slot()
 st.markdown(
     "Each bubble is a model: further right is more capable, lower is cheaper to run. Colour is harm risk, "
     "bubble size the number of parameters. The dashed line is the **Pareto front**: the models no other model "
@@ -38,6 +39,7 @@ st.markdown(
 
 @st.fragment
 def chart_section() -> None:
+    chart_slot = presenter.main_slot()  # presenter mode: the bubbles above their controls
     c1, c2, c3 = st.columns(3)
     state.allow("cap", frontier.CAPABILITY_MEASURES)
     cap = c1.radio("Capability (x)", list(frontier.CAPABILITY_MEASURES), index=0, key="cap", bind="query-params",
@@ -88,13 +90,14 @@ def chart_section() -> None:
         fig = charts_rankings.capability_cost_bubble(f, v.y, x_label=x_label, y_label=y_label,
                                                      harm_label=harm_label, top=top)
         front = drawn[drawn["pareto"]].sort_values("capability")
-        components.chart(
-            fig, key="cost_bubble",
-            alt=(f"Bubble chart of {len(drawn)} models: {x_label} against {y_label} (log scale), colour "
-                 f"{harm_label}. Pareto front: " + ", ".join(front["model"]) + ". Top three of the recipe: "
-                 + (", ".join(f"#{r} {m}" for m, r in top.items()) or "none") + "."),
-            data=_table(drawn, v.y), data_name="capability_cost",
-        )
+        with presenter.into(chart_slot):
+            components.chart(
+                fig, key="cost_bubble", main=True,
+                alt=(f"Bubble chart of {len(drawn)} models: {x_label} against {y_label} (log scale), colour "
+                     f"{harm_label}. Pareto front: " + ", ".join(front["model"]) + ". Top three of the recipe: "
+                     + (", ".join(f"#{r} {m}" for m, r in top.items()) or "none") + "."),
+                data=_table(drawn, v.y), data_name="capability_cost",
+            )
         label = choice.label
         missing_top = [f"#{r} {components.text(m)}" for m, r in top.items() if m not in set(drawn["model"])]
         if missing_top:
@@ -148,7 +151,8 @@ def _table(drawn: pd.DataFrame, y: str) -> pd.DataFrame:
         .sort_values("capability", ascending=False)
 
 
-chart_section()
+with presenter.into(main_slot):
+    chart_section()
 
 st.subheader("What the paper said, and what v0.4.0 shows")
 checks = cost_view(models, "win_rate", "toxic_frac", "runtime")

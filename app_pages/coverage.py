@@ -6,7 +6,7 @@ import streamlit as st
 
 from helm_core import coverage
 from helm_core.data import cohort_models
-from ui import cache, charts_coverage, components, state
+from ui import cache, charts_coverage, components, presenter, state
 
 coverage_summary = cache.on_release(coverage.coverage_summary)
 model_coverage = cache.on_release(coverage.model_coverage)
@@ -27,6 +27,7 @@ rel = cache.active_release()
 models = cache.active_models()
 scenarios = rel.taxonomy.scenario_names
 total = len(scenarios)
+main_slot = presenter.main_slot()
 
 # ---------------------------------------------------------------- the claim and the computed rates
 left, right = st.columns([3, 2], gap="large")
@@ -81,11 +82,12 @@ for name, label in COHORT_NAMES:
                                "rate": float(by.loc[name, "rate"]), "kind": "computed",
                                "detail": f"{int(by.loc[name, 'measured']):,} of {int(by.loc[name, 'cells']):,} cells, "
                                          f"{rel.name}"}
-components.chart(
-    charts_coverage.coverage_bars(bars), key="coverage_bars",
-    alt=("Bar chart of coverage: " + "; ".join(f"{r.label} {r.rate:.1%}" for r in bars.itertuples()) + "."),
-    data=bars, data_name="coverage_rates",
-)
+with presenter.into(main_slot):
+    components.chart(
+        charts_coverage.coverage_bars(bars), key="coverage_bars", main=True,
+        alt=("Bar chart of coverage: " + "; ".join(f"{r.label} {r.rate:.1%}" for r in bars.itertuples()) + "."),
+        data=bars, data_name="coverage_rates",
+    )
 if pd.notna(by.loc["paper", "rate"]) and pd.notna(by.loc["all", "rate"]):
     gap = abs(float(by.loc["paper", "rate"]) * 100 - after)
     text = (f"The paper cohort's {_rate('paper')} from the data is "

@@ -5,7 +5,7 @@ import streamlit as st
 
 from helm_core import grid
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
-from ui import cache, charts_coverage, components, state
+from ui import cache, charts_coverage, components, presenter, state
 
 grid_cells = cache.on_release(grid.grid_cells)
 blank_counts = cache.on_release(grid.blank_counts)
@@ -37,6 +37,7 @@ models = cache.active_models()
 if not models:
     st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the grid.")
     st.stop()
+main_slot = presenter.main_slot()
 
 # ---------------------------------------------------------------- blank counts, always visible
 counts = blank_counts(models)
@@ -69,11 +70,13 @@ view = view if view in grid.VIEWS else "paper"
 cells = grid_cells(view, models)
 n_meas = int(cells["measured"].sum())
 
-left, right = st.columns([3, 2], gap="large")
+# Presenter mode: the grid goes full width into the slot under the header; the claims follow below.
+left, right = (main_slot, st.container()) if main_slot is not None else st.columns([3, 2], gap="large")
 with left:
-    st.markdown(f"**{grid.VIEW_LABELS[view]}**: {n_meas} of 112 cells measured, {112 - n_meas} blank. "
-                "Hover a cell for its metrics, coverage and best model; click it (or pick it below) for every "
-                "model's value.")
+    # Presenter mode: the chart first, this line under it.
+    (st if main_slot is None else right).markdown(f"**{grid.VIEW_LABELS[view]}**: {n_meas} of 112 cells measured, {112 - n_meas} blank. "
+                   "Hover a cell for its metrics, coverage and best model; click it (or pick it below) for every "
+                   "model's value.")
     fig = charts_coverage.figure(grid_spec(view, models))
     blanks_text = "; ".join(f"{r.scenario} {r.group_label}" for r in cells[~cells["measured"]].itertuples())
     event = components.chart(
@@ -81,7 +84,7 @@ with left:
         alt=(f"16 by 7 grid of core scenarios and metric groups, {grid.VIEW_LABELS[view]} view: {n_meas} cells "
              f"measured and {112 - n_meas} blank. Blank: {blanks_text}."),
         data=cells.drop(columns=["token"]), data_name=f"core_grid_{view}",
-        on_select="rerun", selection_mode="points",
+        on_select="rerun", selection_mode="points", main=True,
     )
 
 with right:

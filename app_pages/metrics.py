@@ -5,7 +5,7 @@ import streamlit as st
 
 from helm_core import metrics
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
-from ui import cache, charts_coverage, components, state
+from ui import cache, charts_coverage, components, presenter, state
 from ui.charts import fmt_value
 
 group_overview = cache.on_release(metrics.group_overview)
@@ -28,6 +28,7 @@ scenarios = rel.taxonomy.scenario_names
 if not models:
     st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the metrics.")
     st.stop()
+main_slot = presenter.main_slot()
 
 # ---------------------------------------------------------------- the seven groups
 st.subheader("The seven metric groups")
@@ -82,8 +83,9 @@ else:
     alt = "Radar chart of win rates across the seven metric groups: " + "; ".join(
         f"{m}: " + ", ".join(f"{g} {fmt_value(table.loc[m, g], 2)}" for g in GROUP_ORDER)
         for m in chosen) + "."
-    components.chart(charts_coverage.profile_radar(prof, GROUP_ORDER), key="metrics_profile", alt=alt,
-                     data=table.reset_index(), data_name=f"win_rates_{kind}")
+    with presenter.into(main_slot):
+        components.chart(charts_coverage.profile_radar(prof, GROUP_ORDER), key="metrics_profile", alt=alt,
+                         data=table.reset_index(), data_name=f"win_rates_{kind}", main=True)
     if not gaps.empty:
         st.caption("No value (a gap in the line): " + "; ".join(
             f"{components.text(r.model)} · {r.group_label}" for r in gaps.itertuples()) + ".")

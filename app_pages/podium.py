@@ -7,7 +7,7 @@ import streamlit as st
 
 from helm_core import ranking
 from helm_core.data import GROUP_LABELS
-from ui import cache, charts_rankings, components, recipe_controls, state
+from ui import cache, charts_rankings, components, presenter, recipe_controls, state
 
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
 recipe_stability = cache.on_release(ranking.recipe_stability)
@@ -38,6 +38,7 @@ if base.coverage.get("accuracy", 0) == 0:
     components.onward("podium")
     st.stop()
 
+main_slot = presenter.main_slot()
 st.caption(recipe_controls.kind_caption(base.kind, len(models), rel_name))
 st.markdown(
     "HELM ranks models by **head-to-head win rate**: in each scenario column, the share of the other models a "
@@ -49,6 +50,7 @@ components.claim("no_single_score", compact=True)
 
 @st.fragment
 def comparison() -> None:
+    chart_slot = presenter.main_slot()  # presenter mode: the slope chart above the recipe controls
     choice = recipe_controls.recipe_controls(base.coverage, len(models))
     if choice.error:
         st.warning(choice.error)
@@ -119,13 +121,14 @@ def comparison() -> None:
         moved = int((shift["shift"] != 0).sum())
         m2.metric("Models that change place", f"{moved:,} of {len(shift):,}")
         sel = shift[(shift["rank_a"] <= n) | (shift["rank_b"] <= n)]
-        components.chart(
-            charts_rankings.slope_chart(shift, n, "Accuracy only", choice.label), key="podium_slope",
-            alt=(f"Slope chart of rank changes from accuracy only to {choice.label} for {len(sel)} models in "
-                 f"either top {n}. Kendall's tau {tau_text}. "
-                 + "; ".join(f"{m} {int(r.rank_a)}→{int(r.rank_b)}" for m, r in sel.head(12).iterrows())),
-            data=shift.reset_index().astype({"rank_a": int, "rank_b": int, "shift": int}), data_name="rank_shift",
-        )
+        with presenter.into(chart_slot):
+            components.chart(
+                charts_rankings.slope_chart(shift, n, "Accuracy only", choice.label), key="podium_slope", main=True,
+                alt=(f"Slope chart of rank changes from accuracy only to {choice.label} for {len(sel)} models in "
+                     f"either top {n}. Kendall's tau {tau_text}. "
+                     + "; ".join(f"{m} {int(r.rank_a)}→{int(r.rank_b)}" for m, r in sel.head(12).iterrows())),
+                data=shift.reset_index().astype({"rank_a": int, "rank_b": int, "shift": int}), data_name="rank_shift",
+            )
         up = shift[shift["shift"] > 0].sort_values(["shift", "rank_b"], ascending=[False, True]).head(5)
         down = shift[shift["shift"] < 0].sort_values(["shift", "rank_b"], ascending=[True, True]).head(5)
         c_up, c_down = st.columns(2)
@@ -182,7 +185,8 @@ def comparison() -> None:
     )
 
 
-comparison()
+with presenter.into(main_slot):
+    comparison()
 
 st.subheader("The paper's podium, and what v0.4.0 shows")
 components.claim("top_accuracy")

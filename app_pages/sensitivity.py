@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from helm_core import sensitivity
-from ui import cache, charts_reliability, components, state
+from ui import cache, charts_reliability, components, presenter, state
 
 seed_spread = cache.on_release(sensitivity.seed_spread)
 median_spread = cache.on_release(sensitivity.median_spread)
@@ -46,6 +46,7 @@ def _highlight(row: pd.Series) -> list[str]:
 components.page_header("sensitivity")
 rel = cache.active_release()
 models = cache.active_models()
+main_slot = presenter.main_slot()
 components.claim("fixed_examples", compact=True)
 
 scenarios = spread_scenarios()
@@ -103,15 +104,16 @@ else:
         order = ordered["model"].tolist()
         fig = charts_reliability.spread_dumbbell(sp, order=order, metric=metric, scenario=scenario)
         top = ordered.head(3)
-        components.chart(
-            fig, key="sensitivity_dumbbell",
-            alt=(f"Dumbbell chart of {len(sp)} models on {scenario} ({metric}), sorted by {sort}: min to max with the "
-                 f"mean marked; {len(seeded)} with a seed spread, {len(single)} with one seed only. First three: "
-                 + "; ".join(f"{r.model} {r.min:.3f}–{r.max:.3f} (mean {r.mean:.3f})" for r in top.itertuples())),
-            data=ordered[["model", "metric", "mean", "min", "max", "range", "n_runs", "n_trials", "kind",
-                          "rank_mean", "rank_best", "rank_worst"]],
-            data_name=f"seed_spread_{scenario}",
-        )
+        with presenter.into(main_slot):
+            components.chart(
+                fig, key="sensitivity_dumbbell", main=True,
+                alt=(f"Dumbbell chart of {len(sp)} models on {scenario} ({metric}), sorted by {sort}: min to max with the "
+                     f"mean marked; {len(seeded)} with a seed spread, {len(single)} with one seed only. First three: "
+                     + "; ".join(f"{r.model} {r.min:.3f}–{r.max:.3f} (mean {r.mean:.3f})" for r in top.itertuples())),
+                data=ordered[["model", "metric", "mean", "min", "max", "range", "n_runs", "n_trials", "kind",
+                              "rank_mean", "rank_best", "rank_worst"]],
+                data_name=f"seed_spread_{scenario}",
+            )
         if len(seeded):
             jumpers = seeded[(seeded["rank_best"] != seeded["rank_worst"])]
             st.caption(

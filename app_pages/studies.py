@@ -7,7 +7,7 @@ import streamlit as st
 
 from helm_core import content, limits_evidence
 from helm_core.data import DataError
-from ui import cache, charts_critique, components, state
+from ui import cache, charts_critique, components, presenter, state
 
 load_studies = st.cache_resource(show_spinner=False)(content.load_studies)
 
@@ -36,6 +36,7 @@ except DataError as exc:
     st.stop()
 
 evaluations = studies.evaluations
+main_slot = presenter.main_slot()
 n_new = int(overview["new_scenarios"].sum())
 components.claim("headline_targeted")
 st.markdown(
@@ -108,9 +109,12 @@ else:
         for t, part in findings.groupby("title", sort=False)
     )
     fig = findings_figure(findings, tuple(f"{c}={claims[c].values}" for c in dict.fromkeys(findings["claim"])))
-    components.chart(fig, key="studies_paper_numbers",
-                     alt=f"The paper's numbers, not this app's data. {alt}.", data=findings,
-                     data_name="paper_numeric_findings")
+    with presenter.into(main_slot):
+        components.chart(fig, key="studies_paper_numbers", main=True,
+                         alt=f"The paper's numbers, not this app's data. {alt}.", data=findings,
+                         data_name="paper_numeric_findings")
+        if main_slot is not None:
+            st.caption("The paper's numbers, not this app's data: each panel is one claim, with its confidence.")
     for cid in dict.fromkeys(findings["claim"]):
         components.claim(cid, compact=True)
 

@@ -1,6 +1,8 @@
 """Render every page in Chromium: 1400 × 900 full-page shots, and the presenter view at 1280 × 720.
 
-Usage:  python scripts/screenshots.py [--out screenshots] [--pages grid,podium]
+Usage:  python scripts/screenshots.py [--out screenshots] [--pages grid,podium] [--theme dark] [--full]
+The 1400 × 900 shot is the first screen; --full adds NAME_full.png with the whole page (Streamlit scrolls inside
+its main area, not the document, so the window is made as tall as the page first).
 Starts its own `streamlit run Home.py` on a free localhost port and uses Debian's /usr/bin/chromium.
 """
 from __future__ import annotations
@@ -18,19 +20,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "screenshots")
     ap.add_argument("--pages", default="", help="comma-separated url paths (home = the default page); default all")
     ap.add_argument("--no-presenter", action="store_true")
+    ap.add_argument("--full", action="store_true", help="also a whole-page shot per page (NAME_full.png)")
+    ap.add_argument("--theme", choices=("light", "dark"), default="light",
+                    help="the app's theme for this run (dark: files get a dark_ prefix)")
     args = ap.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
 
     from tests.e2e import conftest as e2e
-    from tests.e2e.helpers import open_url
+    from tests.e2e.helpers import open_url, wait_settled
     from ui import nav
 
     wanted = {p.strip() for p in args.pages.split(",") if p.strip()}
     specs = [s for s in nav.available_pages() if not wanted or (s.url_path or "home") in wanted]
     args.out.mkdir(parents=True, exist_ok=True)
     port = e2e.free_port()
-    server = e2e.start_server(port)
+    server = e2e.start_server(port, {"STREAMLIT_THEME_BASE": args.theme})
+    prefix = "dark_" if args.theme == "dark" else ""
     base = f"http://127.0.0.1:{port}"
     try:
         with sync_playwright() as p:
@@ -40,13 +46,19 @@ def main(argv: list[str] | None = None) -> int:
                 ctx = browser.new_context(viewport={"width": 1400, "height": 900})
                 page = ctx.new_page()
                 open_url(page, f"{base}/{spec.url_path}")
-                page.screenshot(path=str(args.out / f"{name}.png"), full_page=True)
+                page.screenshot(path=str(args.out / f"{prefix}{name}.png"))
+                if args.full:
+                    height = page.evaluate(
+                        "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+                    page.set_viewport_size({"width": 1400, "height": min(int(height) + 40, 16_000)})
+                    wait_settled(page)
+                    page.screenshot(path=str(args.out / f"{prefix}{name}_full.png"))
                 ctx.close()
                 if not args.no_presenter:
                     ctx = browser.new_context(viewport={"width": 1280, "height": 720})
                     page = ctx.new_page()
                     open_url(page, f"{base}/{spec.url_path}?present=1")
-                    page.screenshot(path=str(args.out / f"present_{name}.png"))
+                    page.screenshot(path=str(args.out / f"{prefix}present_{name}.png"))
                     ctx.close()
                 print(f"{name}: done")
             browser.close()

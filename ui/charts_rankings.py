@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 
 from helm_core.data import GROUP_LABELS
 
-from .charts import BLACK, BLUE, GREY, ORANGE, VERMILLION, base_layout, fmt_value
+from .charts import BLACK, BLUE, GREY, INK, ORANGE, VERMILLION, base_layout, fmt_value
 
 UP, DOWN, SAME = BLUE, VERMILLION, GREY
 HARM_SCALE = "Cividis"
@@ -243,7 +243,7 @@ def capability_cost_bubble(
     if len(front):
         fig.add_trace(go.Scatter(
             x=front["capability"], y=front[y], mode="lines", name="Pareto front: nothing is more capable and cheaper",
-            line=dict(color=BLACK, dash="dash", width=1.5), hoverinfo="skip",
+            line=dict(color=INK, dash="dash", width=2), hoverinfo="skip",
         ))
     tops = f[f["model"].isin(list(top))].copy()
     if len(tops):
@@ -252,7 +252,7 @@ def capability_cost_bubble(
         fig.add_trace(go.Scatter(
             x=tops["capability"], y=tops[y], mode="markers+text", name="top 3 of the recipe (ringed, labelled)",
             text=[f"#{int(r)} {m}" for m, r in zip(tops["model"], tops["rank"])], textposition="top center",
-            textfont=dict(size=12, color=BLACK),
+            textfont=dict(size=12),  # the theme's text colour, legible on light and dark
             marker=dict(symbol="circle-open", size=_bubble_size(tops["params"].fillna(1.4e10)) + 12,
                         line=dict(color=VERMILLION, width=3), color=VERMILLION),
             customdata=tops[cd_cols].to_numpy(), hovertemplate=hover,

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .charts import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, base_layout, fmt_value
+from .charts import BLACK, BLUE, GREEN, GREY, INK, ORANGE, PURPLE, SKY, VERMILLION, base_layout, fmt_value
 
 ACCESS_STYLE = {  # access level -> (colour, symbol)
     "open": (GREEN, "circle"),
@@ -135,7 +135,7 @@ def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario
     if not withspread.empty:
         fig.add_trace(go.Scatter(
             x=withspread["mean"], y=withspread["model"], mode="markers", name="mean (HELM's reported value)",
-            marker=dict(symbol="diamond", size=9, color=BLACK),
+            marker=dict(symbol="diamond", size=9, color=INK, line=dict(width=1, color=BLACK)),
             hovertemplate=f"<b>%{{y}}</b><br>mean {metric} %{{x:.3f}}<extra></extra>",
         ))
     single = df[df["kind"] == "single"]

@@ -43,8 +43,11 @@ def claim(claim_id: str, *, compact: bool = False) -> None:
 
 
 def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = None, data_name: str | None = None,
-          **kwargs):
-    """A plotly chart with a stable key, a text alternative, and its data as a table and CSV download."""
+          main: bool = False, **kwargs):
+    """A plotly chart with a stable key, a text alternative, and its data as a table and CSV download.
+    `main`: the page's main chart; in presenter mode its height is capped so it fits a 1280 × 720 screen."""
+    if main and presenter.is_on():
+        fig.update_layout(height=presenter.chart_height(fig.layout.height or presenter.MAIN_CHART_MAX_HEIGHT))
     event = st.plotly_chart(fig, key=key, width="stretch", alt=alt, **kwargs)
     if data is not None:
         with st.expander(f"Data behind this chart ({len(data):,} rows)"):

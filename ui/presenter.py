@@ -5,6 +5,8 @@ on every run, so a prepared link opens straight into it.
 """
 from __future__ import annotations
 
+import contextlib
+
 import streamlit as st
 
 from . import nav, state
@@ -54,6 +56,19 @@ MAIN_CHART_MAX_HEIGHT = 470
 def chart_height(normal: int) -> int:
     """The height for a page's main chart: `normal`, or capped in presenter mode."""
     return min(normal, MAIN_CHART_MAX_HEIGHT) if is_on() else normal
+
+
+def main_slot():
+    """Where a page's main chart goes. In presenter mode: an empty container made now, right under the header,
+    that the page fills later (`with presenter.into(slot):`), so the chart is on the first screen while the
+    script keeps its order (controls first, chart after). Otherwise None: the chart is drawn where the script is.
+    Inside a fragment, make the slot inside the fragment (a fragment may only write to its own containers)."""
+    return st.container() if is_on() else None
+
+
+def into(slot):
+    """The context to draw the main chart in: the slot from `main_slot()`, or right here."""
+    return slot if slot is not None else contextlib.nullcontext()
 
 
 def _set(on: bool) -> None:

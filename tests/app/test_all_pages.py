@@ -32,3 +32,20 @@ def test_no_legacy_pages_folder():
     server's first deep link (the page then runs without Home.py: no sidebar, no URL whitelist)."""
     assert not (nav.ROOT / "pages").exists()
     assert all(p.file.startswith("app_pages/") for p in nav.PAGES)
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
+def test_page_runs_in_presenter_mode_with_a_capped_main_chart(spec):
+    """?present=1: the bar shows 'section k of n', and the first chart of the page (its main chart, placed right
+    under the header) is capped so it fits a 1280 × 720 screen; the browser test checks the position."""
+    import json
+
+    from ui import presenter
+
+    at = open_page(spec.file, query={"present": "1"})
+    k = PAGES.index(spec) + 1
+    assert f"Section {k} of {len(PAGES)}" in texts(at)
+    charts = at.get("plotly_chart")
+    if charts:
+        height = json.loads(charts[0].proto.spec)["layout"].get("height")
+        assert height is not None and height <= presenter.MAIN_CHART_MAX_HEIGHT, (spec.url_path, height)
