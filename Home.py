@@ -7,7 +7,8 @@ from ui import cache, components, nav, presenter, state
 
 state.start_run()
 presenter.read_url()
-st.set_page_config(page_title="HELM Explorer", page_icon=":material/balance:", layout="wide",
+# A local icon: a ":material/..." page icon makes the browser fetch it from a font CDN (no network on stage).
+st.set_page_config(page_title="HELM Explorer", page_icon=str(nav.ROOT / "ui" / "favicon.png"), layout="wide",
                    initial_sidebar_state="collapsed" if presenter.is_on() else "auto")
 
 pages = {}

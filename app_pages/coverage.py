@@ -6,7 +6,7 @@ import streamlit as st
 
 from helm_core import coverage
 from helm_core.data import cohort_models
-from ui import cache, charts_coverage, components, presenter, state
+from ui import cache, charts, charts_coverage, components, presenter, state
 
 coverage_summary = cache.on_release(coverage.coverage_summary)
 model_coverage = cache.on_release(coverage.model_coverage)
@@ -108,7 +108,7 @@ if not models:
 # ---------------------------------------------------------------- per model and per scenario
 st.subheader("Per model: newer models were measured on fewer scenarios")
 mc = model_coverage(models)
-fig = charts_coverage.figure(model_coverage_spec(models))
+fig = charts.figure(model_coverage_spec(models))
 full = int((mc["measured"] == total).sum())
 components.chart(
     fig, key="coverage_models",
@@ -120,7 +120,7 @@ components.chart(
 st.subheader("Per scenario: where the thinning happened")
 sc = scenario_coverage(models)
 components.chart(
-    charts_coverage.figure(scenario_coverage_spec(models)), key="coverage_scenarios",
+    charts.figure(scenario_coverage_spec(models)), key="coverage_scenarios",
     alt=("Dot plot of the share of models with a value per scenario, " + "; ".join(
         f"{r.scenario} {r.group} {r.measured}/{r.total}" for r in sc.itertuples()) + "."),
     data=sc, data_name="coverage_per_scenario",
@@ -180,7 +180,7 @@ else:
     n_low = int((pairs["shared"] == low["shared"]).sum())
     alt = (f"Heatmap of {len(order)} by {len(order)} models: shared scenarios per pair, from "
            f"{int(pairs['shared'].min())} to {int(pairs['shared'].max())} of {total}.")
-    components.chart(charts_coverage.figure(overlap_spec(models)), key="coverage_overlap", alt=alt,
+    components.chart(charts.figure(overlap_spec(models)), key="coverage_overlap", alt=alt,
                      data=pairs, data_name="pairwise_overlap")
     st.markdown(f"The least overlap is {int(low['shared'])} of {total} scenarios, for {n_low:,} pair(s), e.g. "
                 f"{components.text(low['model_a'])} and {components.text(low['model_b'])}. Models are ordered "

@@ -58,19 +58,16 @@ with left:
         st.session_state[DONE] = upload.file_id
         st.session_state.pop(ERROR, None)
         problem = None
-        if upload.size > cache.UPLOAD_LIMIT_BYTES:
-            problem = (f"{upload.name}: {upload.size / 1e6:,.1f} MB is over the upload limit of "
-                       f"{cache.UPLOAD_LIMIT_BYTES / 1e6:,.1f} MB")
+        try:
+            helm_output.check_upload_size(upload.name, upload.size, cache.UPLOAD_LIMIT_BYTES)  # before reading
+            with st.spinner("Reading your HELM output…"):
+                key = cache.load_upload(upload.name, upload.getvalue())
+        except DataError as exc:
+            problem = str(exc)
         else:
-            try:
-                with st.spinner("Reading your HELM output…"):
-                    key = cache.load_upload(upload.name, upload.getvalue())
-            except DataError as exc:
-                problem = str(exc)
-            else:
-                cache.use_dataset(key)
-                st.session_state[FLASH] = f"Loaded {upload.name}: every page now shows {cache.dataset_label(key)}."
-                st.rerun()
+            cache.use_dataset(key)
+            st.session_state[FLASH] = f"Loaded {upload.name}: every page now shows {cache.dataset_label(key)}."
+            st.rerun()
         st.session_state[ERROR] = (upload.file_id, problem)
     err = st.session_state.get(ERROR)
     if upload is not None and err and err[0] == upload.file_id and err[1]:

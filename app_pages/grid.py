@@ -5,7 +5,7 @@ import streamlit as st
 
 from helm_core import grid
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
-from ui import cache, charts_coverage, components, presenter, state
+from ui import cache, charts, charts_coverage, components, presenter, state
 
 grid_cells = cache.on_release(grid.grid_cells)
 blank_counts = cache.on_release(grid.blank_counts)
@@ -77,7 +77,7 @@ with left:
     (st if main_slot is None else right).markdown(f"**{grid.VIEW_LABELS[view]}**: {n_meas} of 112 cells measured, {112 - n_meas} blank. "
                    "Hover a cell for its metrics, coverage and best model; click it (or pick it below) for every "
                    "model's value.")
-    fig = charts_coverage.figure(grid_spec(view, models))
+    fig = charts.figure(grid_spec(view, models))
     blanks_text = "; ".join(f"{r.scenario} {r.group_label}" for r in cells[~cells["measured"]].itertuples())
     event = components.chart(
         fig, key="grid_cells",

@@ -5,7 +5,7 @@ import streamlit as st
 
 from helm_core import metrics
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
-from ui import cache, charts_coverage, components, presenter, state
+from ui import cache, charts, charts_coverage, components, presenter, state
 from ui.charts import fmt_value
 
 group_overview = cache.on_release(metrics.group_overview)
@@ -112,7 +112,7 @@ alt = (f"Grid of {len(scenarios)} scenarios by {len(OTHER_ORDER)} metric groups 
        f"with accuracy ({n_ok} cells have a value). Median agreement: " + "; ".join(
            f"{r.group_label} {fmt_value(r.median_agreement, 2)}" for r in summary.itertuples()) + ".")
 event = components.chart(
-    charts_coverage.figure(correlation_spec(models, bias_metric)), key="metrics_corr", alt=alt,
+    charts.figure(correlation_spec(models, bias_metric)), key="metrics_corr", alt=alt,
     data=corr, data_name="accuracy_rank_correlation", on_select="rerun", selection_mode="points",
 )
 corr_left, corr_right = st.columns([1, 1], gap="large")

@@ -6,12 +6,15 @@ import pandas as pd
 import streamlit as st
 
 from helm_core import sensitivity
-from ui import cache, charts_reliability, components, presenter, state
+from ui import cache, charts, charts_reliability, components, presenter, state
 
 seed_spread = cache.on_release(sensitivity.seed_spread)
 median_spread = cache.on_release(sensitivity.median_spread)
 rank_flips = cache.on_release(sensitivity.rank_flips)
 spread_scenarios = cache.on_release(sensitivity.spread_scenarios)
+spread_dumbbell_spec = cache.on_release(charts_reliability.spread_dumbbell_spec)
+median_spread_spec = cache.on_release(charts_reliability.median_spread_spec)
+rank_slope_spec = cache.on_release(charts_reliability.rank_slope_spec)
 
 NQ_OPEN = "NaturalQuestions (open-book)"
 SORTS = ("mean", "spread")
@@ -102,7 +105,7 @@ else:
         else:
             ordered = sp.sort_values(["mean", "model"], ascending=[False, True])
         order = ordered["model"].tolist()
-        fig = charts_reliability.spread_dumbbell(sp, order=order, metric=metric, scenario=scenario)
+        fig = charts.figure(spread_dumbbell_spec(scenario, models, tuple(order)))
         top = ordered.head(3)
         with presenter.into(main_slot):
             components.chart(
@@ -133,7 +136,7 @@ else:
         "Scenarios with one run per model (HellaSwag and OpenbookQA use 0-shot separate methods) have no spread. "
         "The main metrics differ (EM, F1, ROUGE-2, RR@10, NDCG@10), all on a 0–1 scale."
     )
-    fig = charts_reliability.median_spread_bars(ms)
+    fig = charts.figure(median_spread_spec(models))
     alt_top = "; ".join(f"{r.scenario} {r.median_range:.3f} (n={r.n_seeded})" for r in with_seeds.head(4).itertuples())
     components.chart(
         fig, key="sensitivity_median",
@@ -183,7 +186,7 @@ else:
                          hide_index=True, width="stretch", column_config=COLUMNS)
         st.caption("change: places gained (▲) or lost (▼) going from the best-seed ranking to the worst-seed one. "
                    f"Models that ran a single seed are left out ({len(sp) - len(flips)} here).")
-        fig = charts_reliability.rank_slope(flips)
+        fig = charts.figure(rank_slope_spec(scenario, models))
         movers = flips.reindex(flips["change"].abs().sort_values(ascending=False).index).head(3)
         components.chart(
             fig, key="sensitivity_ranks",

@@ -77,8 +77,8 @@ def bench_pages(repeat: int) -> dict[str, dict[str, float]]:
 
 def widget_change_ms(at, repeat: int) -> float:
     """Median server time of a typical widget change: the page's first slider, select box,
-    segmented control or radio outside the sidebar, toggled between two values."""
-    for kind in ("slider", "selectbox", "button_group", "radio"):
+    segmented control, radio or multiselect outside the sidebar, toggled between two values."""
+    for kind in ("slider", "selectbox", "button_group", "radio", "multiselect"):
         widgets = [w for w in getattr(at.main, kind)]
         if not widgets:
             continue
@@ -88,6 +88,9 @@ def widget_change_ms(at, repeat: int) -> float:
             values = [lo, hi] if not isinstance(w.value, (list, tuple)) else [(lo, hi), (lo, lo)]
         elif kind == "button_group":
             values = [o.content if hasattr(o, "content") else o for o in list(w.options)[:2]]
+        elif kind == "multiselect":
+            opts = list(w.options)
+            values = [opts[:2], opts[:3]] if len(opts) >= 3 else []
         else:
             values = list(w.options)[:2]
         if len(values) < 2:
@@ -112,6 +115,15 @@ def bench_modules(repeat: int) -> dict[str, float]:
         mod = importlib.import_module(f"bench.{path.stem}")
         out.update(mod.bench(repeat))
     return out
+
+
+def _json_safe(obj):
+    """NaN (no widget to time, say) becomes null, so results.json is strict JSON."""
+    if isinstance(obj, dict):
+        return {k: _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, float) and obj != obj:
+        return None
+    return obj
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -146,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
     for k, v in core.items():
         print(f"{k:<34} {v:>9.2f}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"pages": pages, "core": core, "browser": browser}, indent=2) + "\n")
+    result = _json_safe({"pages": pages, "core": core, "browser": browser})
+    args.out.write_text(json.dumps(result, indent=2, allow_nan=False) + "\n")
     print(f"\nwrote {args.out.relative_to(ROOT) if ROOT in args.out.parents else args.out}")
     return 0
 

@@ -77,6 +77,10 @@ from .data import (ACCESS_LEVELS, CORE_GROUPS, DESIGN_COLUMNS, MODEL_COLUMNS,
 DEFAULT_MAX_BYTES = 500_000_000
 DEFAULT_MAX_FILES = 20_000
 DEFAULT_MAX_UPLOAD_BYTES = 200_000_000  # 200 MB, within Streamlit's server.maxUploadSize (200 MiB)
+# One JSON file is parsed whole, and Python objects take 5-30x the bytes: bound what one parse can cost.
+# HELM's own files are far smaller (a 1,000-instance run: per_instance_stats.json ~8 MB, ~60k objects).
+MAX_JSON_BYTES = 32_000_000
+MAX_JSON_CONTAINERS = 1_000_000  # '{' and '[' bytes, an upper bound on objects and lists
 
 RUN_MARKERS = ("run_spec.json", "stats.json", "per_instance_stats.json", "scenario_state.json",
                "display_predictions.json", "display_requests.json")
@@ -175,6 +179,13 @@ class _Tree:
 def _parse_json(raw: bytes, where: str) -> Any:
     if len(raw) == 0:
         raise DataError(f"{where}: file is empty (expected JSON)")
+    if len(raw) > MAX_JSON_BYTES:
+        raise DataError(f"{where}: {_mb(len(raw))} of JSON is over the per-file limit of {_mb(MAX_JSON_BYTES)} "
+                        "(HELM's own result files are far smaller)")
+    containers = raw.count(b"{") + raw.count(b"[")
+    if containers > MAX_JSON_CONTAINERS:
+        raise DataError(f"{where}: up to {containers:,} JSON objects and lists, over the per-file limit of "
+                        f"{MAX_JSON_CONTAINERS:,} (HELM's own result files hold far fewer)")
     try:
         return json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
@@ -250,6 +261,9 @@ def _collect_zip(data: bytes, label: str, max_bytes: int, max_files: int) -> _Tr
             rel = _check_member_name(info.filename, label)
             if not rel or not _wanted(rel):
                 continue
+            if info.file_size > MAX_JSON_BYTES:  # every file the loader reads is JSON: refuse before unpacking
+                raise DataError(f"{rel}: {_mb(info.file_size)} of JSON is over the per-file limit of "
+                                f"{_mb(MAX_JSON_BYTES)} (HELM's own result files are far smaller)")
             try:
                 with zf.open(info) as fh:
                     chunks, n = [], 0
@@ -768,12 +782,22 @@ def read_helm_zip(data: bytes, name: str = "upload.zip", *, max_upload_bytes: in
     return _build(tree, source=label)
 
 
+def check_upload_size(name: str, size: int, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES) -> None:
+    """Refuse an upload by its name and size alone, before its bytes are read: over the upload limit, or a
+    .json file over the per-file JSON limit."""
+    label = Path(name).name or "upload"
+    if size > max_upload_bytes:
+        raise DataError(f"{label}: {_mb(size)} is over the upload limit of {_mb(max_upload_bytes)}")
+    if label.lower().endswith(".json") and size > MAX_JSON_BYTES:
+        raise DataError(f"{label}: {_mb(size)} of JSON is over the per-file limit of {_mb(MAX_JSON_BYTES)} "
+                        "(HELM's own result files are far smaller)")
+
+
 def read_helm_upload(data: bytes, name: str = "upload.zip", *, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES,
                      max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES) -> HelmOutput:
     """An uploaded file: a .zip archive (by content), or a single groups .json file (by name)."""
     label = Path(name).name or "upload"
-    if len(data) > max_upload_bytes:
-        raise DataError(f"{label}: {_mb(len(data))} is over the upload limit of {_mb(max_upload_bytes)}")
+    check_upload_size(label, len(data), max_upload_bytes)
     if label.lower().endswith(".json") and not bytes(data[:4]).startswith(b"PK"):
         if len(data) == 0:
             raise DataError(f"{label}: file is empty (0 bytes); expected a HELM groups JSON file")

@@ -1,6 +1,7 @@
 """Render every page in Chromium: 1400 × 900 full-page shots, and the presenter view at 1280 × 720.
 
 Usage:  python scripts/screenshots.py [--out screenshots] [--pages grid,podium] [--theme dark] [--full]
+        python scripts/screenshots.py --gallery     # the README's images, into docs/screenshots/
 The 1400 × 900 shot is the first screen; --full adds NAME_full.png with the whole page (Streamlit scrolls inside
 its main area, not the document, so the window is made as tall as the page first).
 Starts its own `streamlit run Home.py` on a free localhost port and uses Debian's /usr/bin/chromium.
@@ -15,6 +16,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
+# The README's gallery: these shots, written to docs/screenshots/ by --gallery.
+GALLERY_DIR = ROOT / "docs" / "screenshots"
+GALLERY = ("home.png", "grid.png", "podium.png", "present_grid.png", "dark_present_cost.png")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=ROOT / "screenshots")
@@ -23,7 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--full", action="store_true", help="also a whole-page shot per page (NAME_full.png)")
     ap.add_argument("--theme", choices=("light", "dark"), default="light",
                     help="the app's theme for this run (dark: files get a dark_ prefix)")
+    ap.add_argument("--gallery", action="store_true", help=f"write the README's images ({', '.join(GALLERY)})")
     args = ap.parse_args(argv)
+    if args.gallery:
+        return gallery()
 
     from playwright.sync_api import sync_playwright
 
@@ -66,6 +75,21 @@ def main(argv: list[str] | None = None) -> int:
         server.terminate()
         server.wait(timeout=10)
     print(f"screenshots in {args.out}")
+    return 0
+
+
+def gallery() -> int:
+    """Render the README's gallery: light shots of home, grid and podium, the presenter grid, a dark presenter page."""
+    import shutil
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        main(["--out", tmp, "--pages", "home,grid,podium"])
+        main(["--out", tmp, "--pages", "cost", "--theme", "dark"])
+        GALLERY_DIR.mkdir(parents=True, exist_ok=True)
+        for name in GALLERY:
+            shutil.copyfile(Path(tmp) / name, GALLERY_DIR / name)
+    print(f"gallery in {GALLERY_DIR.relative_to(ROOT)}: {', '.join(GALLERY)}")
     return 0
 
 

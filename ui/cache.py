@@ -8,6 +8,7 @@ and a user's arguments cannot grow it without limit.
 from __future__ import annotations
 
 import functools
+import threading
 from typing import Callable, TypeVar
 
 import streamlit as st
@@ -167,6 +168,9 @@ def content_key(prefix: str, data: bytes) -> str:
     return f"{prefix}-{hashlib.sha256(data).hexdigest()[:24]}"
 
 
+_PARSE_LOCK = threading.Lock()
+
+
 def load_upload(name: str, data: bytes) -> str:
     """Read an uploaded HELM zip (or a single groups .json) into this session; returns its key. Raises
     data.DataError (the session keeps its datasets unchanged)."""
@@ -176,7 +180,8 @@ def load_upload(name: str, data: bytes) -> str:
     st.session_state.get(_FORGOTTEN, set()).discard(key)
     if key in _session_outputs():
         return key
-    out = helm_output.read_helm_upload(data, name, max_upload_bytes=UPLOAD_LIMIT_BYTES)
+    with _PARSE_LOCK:  # one upload parsed at a time, server-wide: bounds the memory a burst of uploads takes
+        out = helm_output.read_helm_upload(data, name, max_upload_bytes=UPLOAD_LIMIT_BYTES)
     _register_output(key, out)
     return key
 

@@ -29,6 +29,11 @@ def base_layout(fig: go.Figure, *, height: int | None = None, title: str | None 
     return fig
 
 
+def figure(spec: dict) -> go.Figure:
+    """A figure from a cached spec (a `*_spec` function's dict, validated when it was built): no re-validation."""
+    return go.Figure(spec, _validate=False)
+
+
 def fmt_value(v: float, digits: int = 3) -> str:
     return "no value" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.{digits}f}"
 

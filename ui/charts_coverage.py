@@ -346,11 +346,6 @@ def pair_scatter(pairs: pd.DataFrame, x_title: str, y_title: str, lower_is_bette
 # and rebuild the figure from the cached dict without re-validating it.
 
 
-def figure(spec: dict) -> go.Figure:
-    """A figure from a spec made by one of the *_spec functions below (already validated when it was built)."""
-    return go.Figure(spec, _validate=False)
-
-
 def grid_spec(release, view: str, models: tuple[str, ...]) -> dict:
     from helm_core import grid as G
     from helm_core.data import CORE_GROUPS, GROUP_LABELS

@@ -224,18 +224,23 @@ def capability_cost_bubble(
         ("size undisclosed (fixed-size diamond)", ~f["size_disclosed"], "diamond"),
     )
     for name, mask, symbol in kinds:
+        if mask.any():
+            # The legend's key for the shape, in a neutral ink: a harm-coloured key would take the colour
+            # scale's darkest end, invisible on the dark theme.
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name, hoverinfo="skip",
+                                     marker=dict(symbol=symbol, size=11, color=INK, line=dict(color=INK, width=1))))
         for has_harm in (True, False):
             part = f[mask & (f["harm"].notna() == has_harm)]
             if part.empty:
                 continue
             size = _bubble_size(part["params"]) if symbol != "diamond" else np.full(len(part), 14.0)
-            marker = dict(symbol=symbol, size=size, line=dict(color=BLACK, width=0.8), opacity=0.9)
+            marker = dict(symbol=symbol, size=size, line=dict(color=INK, width=1), opacity=0.9)
             if has_harm:
                 marker.update(color=part["harm"], coloraxis="coloraxis")
             else:
                 marker.update(color=GREY)
             fig.add_trace(go.Scatter(
-                x=part["capability"], y=part[y], mode="markers", marker=marker,
+                x=part["capability"], y=part[y], mode="markers", marker=marker, showlegend=not has_harm,
                 name=name if has_harm else f"{name}; no harm value (grey)",
                 customdata=part[cd_cols].to_numpy(), hovertemplate=hover,
             ))

@@ -243,3 +243,27 @@ def rank_slope(flips: pd.DataFrame) -> go.Figure:
     fig.update_xaxes(categoryorder="array", categoryarray=["best seed", "worst seed"], range=[-1.3, 2.3], side="top")
     fig = base_layout(fig, height=max(320, 17 * n + 170))
     return fig.update_layout(margin=dict(t=90), legend=dict(yref="container", y=1.0, yanchor="top"))
+
+
+# ----------------------------------------------------------------------------- cached figure specs
+# As in charts_coverage: the page caches these dicts (ui.cache.on_release) and rebuilds each figure with
+# charts_coverage.figure, so a rerun does not pay 20-30 ms of plotly validation per chart.
+
+
+def spread_dumbbell_spec(release, scenario: str, models: tuple[str, ...], order: tuple[str, ...]) -> dict:
+    from helm_core import sensitivity as S
+
+    sp = S.seed_spread(release, scenario, models)
+    return spread_dumbbell(sp, order=list(order), metric=str(sp["metric"].iloc[0]), scenario=scenario).to_dict()
+
+
+def median_spread_spec(release, models: tuple[str, ...]) -> dict:
+    from helm_core import sensitivity as S
+
+    return median_spread_bars(S.median_spread(release, models)).to_dict()
+
+
+def rank_slope_spec(release, scenario: str, models: tuple[str, ...]) -> dict:
+    from helm_core import sensitivity as S
+
+    return rank_slope(S.rank_flips(release, scenario, models)).to_dict()

@@ -57,7 +57,8 @@ def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = Non
 
 
 def download(df: pd.DataFrame, name: str, *, key: str, label: str = "Download CSV") -> None:
-    st.download_button(label, df.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv",
+    """A CSV download whose bytes are made when clicked, not on every run of the page."""
+    st.download_button(label, lambda: df.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv",
                        mime="text/csv", key=key, icon=":material/download:")
 
 

@@ -73,15 +73,22 @@ def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = No
         st.session_state[RECIPE_KEY] = "custom"
         state.notice(pending)
 
+    # Tell the browser both radios' values on every run, the first run from a link included. A value the URL
+    # binding alone seeds stays unknown to the browser, which sends its default back on the next page switch
+    # (Streamlit 1.67: a link to /podium with a custom recipe, then straight to Capability vs Cost, lost the
+    # recipe). Writing through session state is what the weights below do too; index=0 keeps Streamlit quiet.
+    url_recipe = state.allow("recipe", RECIPE_OPTIONS)  # literal keys, so tests/app/test_query_fuzz.py finds them
+    url_missing = state.allow("missing", ranking.MISSING_POLICIES)
+    st.session_state[RECIPE_KEY] = st.session_state.get(RECIPE_KEY, url_recipe or RECIPE_OPTIONS[0])
+    st.session_state[MISSING_KEY] = st.session_state.get(MISSING_KEY, url_missing or ranking.MISSING_POLICIES[0])
+
     cols = st.columns([3, 2])
-    state.allow("recipe", RECIPE_OPTIONS)  # literal keys, so tests/app/test_query_fuzz.py finds them
     name = cols[0].radio(
         "Recipe", RECIPE_OPTIONS, index=0, key=RECIPE_KEY, bind="query-params", horizontal=True,
         captions=[RECIPE_CAPTIONS[o] for o in RECIPE_OPTIONS],
         help="A recipe is a weight per metric group, applied to each model's mean win rate in that group. "
              "HELM itself publishes no overall score; these recipes are this app's.",
     )
-    state.allow("missing", ranking.MISSING_POLICIES)
     missing = cols[1].radio(
         "A model with no value for a weighted group:", ranking.MISSING_POLICIES, index=0, key=MISSING_KEY,
         bind="query-params", horizontal=True, captions=[MISSING_CAPTIONS[o] for o in ranking.MISSING_POLICIES],

@@ -580,6 +580,60 @@ def test_bad_uploads(name, data, message):
         ho.read_helm_upload(data, name, max_upload_bytes=1000)
 
 
+def _zip_of(name: str, data: bytes) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr(name, data)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("name, data, message", [
+    # Over the byte limit: refused before parsing.
+    ("huge.json", b"[" + b" " * ho.MAX_JSON_BYTES + b"]", r"huge\.json: 32\.0 MB of JSON is over the per-file limit"),
+    # Small in bytes, but millions of tiny objects (each a Python dict): refused before parsing.
+    ("many.json", b"[" + b"{}," * ho.MAX_JSON_CONTAINERS + b"{}]", r"many\.json: up to 1,000,002 JSON objects"),
+    ("lists.json", b"[" * (ho.MAX_JSON_CONTAINERS + 1), r"lists\.json: up to 1,000,001 JSON objects"),
+    # The same limits apply to a file inside a zip, named by its path.
+    ("demo.zip", _zip_of("groups/core_scenarios.json", b"[" + b"{}," * ho.MAX_JSON_CONTAINERS + b"{}]"),
+     r"groups/core_scenarios\.json: up to 1,000,002 JSON objects"),
+])
+def test_json_over_the_parse_limits_is_refused_with_its_reason(name, data, message):
+    with pytest.raises(DataError, match=message):
+        ho.read_helm_upload(data, name)
+
+
+def test_a_zipped_json_over_the_byte_limit_is_refused_before_it_is_unpacked(monkeypatch):
+    # 40 MB of zeros compress to ~40 KB: the declared size is enough to refuse it.
+    data = _zip_of("demo/run/stats.json", b"0" * 40_000_000)
+    assert len(data) < 1_000_000
+    calls = []
+    monkeypatch.setattr(ho, "_parse_json", lambda *a: calls.append(a))
+    with pytest.raises(DataError, match=r"demo/run/stats\.json: 40\.0 MB of JSON is over the per-file limit"):
+        ho.read_helm_upload(data, "bomb.zip")
+    assert calls == []
+
+
+@pytest.mark.parametrize("name, size, message", [
+    ("x.zip", 201_000_000, r"x\.zip: 201\.0 MB is over the upload limit of 200\.0 MB"),
+    ("x.json", 33_000_000, r"x\.json: 33\.0 MB of JSON is over the per-file limit of 32\.0 MB"),
+    ("X.JSON", 33_000_000, r"X\.JSON: 33\.0 MB of JSON"),
+    ("x.json", 32_000_000, None),
+    ("x.zip", 200_000_000, None),
+])
+def test_check_upload_size_by_name_and_size_alone(name, size, message):
+    if message is None:
+        ho.check_upload_size(name, size)
+    else:
+        with pytest.raises(DataError, match=message):
+            ho.check_upload_size(name, size)
+
+
+def test_json_just_under_the_container_limit_is_parsed():
+    data = b"[" + b"[]," * (ho.MAX_JSON_CONTAINERS - 2) + b"[]]"
+    with pytest.raises(DataError, match="table 1: expected a table object"):  # parsed, then rejected as a table
+        ho.read_helm_upload(data, "flat.json")
+
+
 def test_upload_of_one_groups_file_and_of_a_zip_without_zip_name():
     one = ho.read_helm_upload((GROUPS / "core_scenarios.json").read_bytes(), "core_scenarios.json")
     assert set(one.release.taxonomy.scenario_names) == {"MMLU", "BoolQ", "NarrativeQA"}

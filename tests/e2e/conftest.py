@@ -48,15 +48,22 @@ def start_server(port: int, extra_env: dict | None = None) -> subprocess.Popen:
 
 
 @pytest.fixture(scope="session")
-def server():
+def server_proc():
+    """The shared `streamlit run` process; its `.url` is the app's address."""
     port = free_port()
     proc = start_server(port)
-    yield f"http://127.0.0.1:{port}"
+    proc.url = f"http://127.0.0.1:{port}"
+    yield proc
     proc.terminate()
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+
+
+@pytest.fixture(scope="session")
+def server(server_proc):
+    return server_proc.url
 
 
 @pytest.fixture(scope="session")

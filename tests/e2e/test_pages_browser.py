@@ -1,6 +1,8 @@
 """Open every page in Chromium: the script finishes, every chart draws, no exception, no console error."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from ui import nav
@@ -57,3 +59,21 @@ def test_first_request_to_a_fresh_server_can_be_a_deep_link(browser):
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_chart_data_downloads_as_csv(server, page):
+    """The CSV beside a chart is made on click: it arrives whole, with the chart's rows."""
+    import csv
+    import io
+
+    open_url(page, f"{server}/grid")
+    page.get_by_text("Data behind this chart (112 rows)").first.click()
+    with page.expect_download(timeout=30_000) as info:
+        page.get_by_role("button", name="Download CSV").first.click()
+    download = info.value
+    assert download.suggested_filename == "core_grid_paper.csv"
+    rows = list(csv.DictReader(io.StringIO(Path(download.path()).read_text(encoding="utf-8"))))
+    assert len(rows) == 112
+    assert {"scenario", "measured"} <= set(rows[0])
+    assert sum(r["measured"] == "True" for r in rows) == 98
+    assert_clean(page)
