@@ -36,6 +36,7 @@ models = cache.active_models()
 
 if not models:
     st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the grid.")
+    components.onward("grid")
     st.stop()
 main_slot = presenter.main_slot()
 

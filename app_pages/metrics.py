@@ -27,6 +27,7 @@ scenarios = rel.taxonomy.scenario_names
 
 if not models:
     st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the metrics.")
+    components.onward("metrics")
     st.stop()
 main_slot = presenter.main_slot()
 

@@ -15,6 +15,7 @@ models = cache.active_models()
 
 if not models:
     st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the exam.")
+    components.onward("")
     st.stop()
 
 def headline() -> None:

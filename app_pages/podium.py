@@ -7,7 +7,7 @@ import streamlit as st
 
 from helm_core import ranking
 from helm_core.data import GROUP_LABELS
-from ui import cache, charts_rankings, components, presenter, recipe_controls, state
+from ui import cache, charts, charts_rankings, components, presenter, recipe_controls, state
 
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
 recipe_stability = cache.on_release(ranking.recipe_stability)
@@ -15,6 +15,8 @@ paper_podium_check = cache.on_release(ranking.paper_podium_check)
 dominance_summary = cache.on_release(ranking.dominance_summary)
 rival_sets = cache.on_release(ranking.rival_sets)
 model_set_effect = cache.on_release(ranking.model_set_effect)
+weights_spec = cache.on_release(charts_rankings.weights_spec)
+slope_spec = cache.on_release(charts_rankings.slope_spec)
 
 ACCURACY_ONLY = (("accuracy", 1.0),)
 TOP_N_OPTIONS = (5, 10, 15, 20, 25, 30)
@@ -67,7 +69,7 @@ def comparison() -> None:
     wcol, fcol = st.columns([2, 3])
     with wcol:
         components.chart(
-            charts_rankings.weights_bar(rr.weights, rr.coverage, len(models)), key="podium_weights",
+            charts.figure(weights_spec(models, choice.items, choice.missing)), key="podium_weights",
             alt="Current recipe weights: " + ", ".join(f"{GROUP_LABELS[g]} {v:.0%}" for g, v in rr.weights.items()
                                                          if g in GROUP_LABELS),
             data=pd.DataFrame({"metric_group": rr.weights.index, "weight": rr.weights.round(4).to_numpy(),
@@ -123,7 +125,8 @@ def comparison() -> None:
         sel = shift[(shift["rank_a"] <= n) | (shift["rank_b"] <= n)]
         with presenter.into(chart_slot):
             components.chart(
-                charts_rankings.slope_chart(shift, n, "Accuracy only", choice.label), key="podium_slope", main=True,
+                charts.figure(slope_spec(models, choice.items, choice.missing, n, choice.label)), key="podium_slope",
+                main=True,
                 alt=(f"Slope chart of rank changes from accuracy only to {choice.label} for {len(sel)} models in "
                      f"either top {n}. Kendall's tau {tau_text}. "
                      + "; ".join(f"{m} {int(r.rank_a)}→{int(r.rank_b)}" for m, r in sel.head(12).iterrows())),

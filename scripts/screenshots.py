@@ -43,11 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     wanted = {p.strip() for p in args.pages.split(",") if p.strip()}
     specs = [s for s in nav.available_pages() if not wanted or (s.url_path or "home") in wanted]
     args.out.mkdir(parents=True, exist_ok=True)
-    port = e2e.free_port()
-    server = e2e.start_server(port, {"STREAMLIT_THEME_BASE": args.theme})
     prefix = "dark_" if args.theme == "dark" else ""
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with e2e.serving({"STREAMLIT_THEME_BASE": args.theme}) as server:
+        base = server.url
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=e2e.CHROMIUM, headless=True, args=e2e.CHROMIUM_ARGS)
             for spec in specs:
@@ -71,9 +69,6 @@ def main(argv: list[str] | None = None) -> int:
                     ctx.close()
                 print(f"{name}: done")
             browser.close()
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
     print(f"screenshots in {args.out}")
     return 0
 

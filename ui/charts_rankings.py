@@ -273,3 +273,21 @@ def capability_cost_bubble(
                       margin=dict(b=10, t=20))
     return fig
 
+
+
+# ----------------------------------------------------------------------------- cached figure specs
+# As in charts_coverage: cached by the page (ui.cache.on_release), rebuilt with charts.figure without validation.
+
+
+def weights_spec(release, models: tuple[str, ...], items: tuple[tuple[str, float], ...], missing: str) -> dict:
+    from helm_core import ranking as R
+
+    rr = R.recipe_ranking(release, models, items, missing)
+    return weights_bar(rr.weights, rr.coverage, len(models)).to_dict()
+
+
+def slope_spec(release, models: tuple[str, ...], items: tuple[tuple[str, float], ...], missing: str, n: int,
+               label: str) -> dict:
+    from helm_core import ranking as R
+
+    return slope_chart(R.recipe_ranking(release, models, items, missing).shift, n, "Accuracy only", label).to_dict()

@@ -50,9 +50,12 @@ def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = Non
         fig.update_layout(height=presenter.chart_height(fig.layout.height or presenter.MAIN_CHART_MAX_HEIGHT))
     event = st.plotly_chart(fig, key=key, width="stretch", alt=alt, **kwargs)
     if data is not None:
-        with st.expander(f"Data behind this chart ({len(data):,} rows)"):
-            st.dataframe(data, hide_index=True, width="stretch")
-            download(data, data_name or key, key=f"{key}_csv")
+        # Lazy: the table (and the browser's data-grid code, ~0.3 s per page load) only once it is opened.
+        box = st.expander(f"Data behind this chart ({len(data):,} rows)", key=f"{key}_data", on_change="rerun")
+        if box.open:
+            with box:
+                st.dataframe(data, hide_index=True, width="stretch")
+                download(data, data_name or key, key=f"{key}_csv")
     return event
 
 

@@ -36,3 +36,16 @@ def texts(at: AppTest) -> str:
     for coll in (at.markdown, at.caption, at.info, at.warning, at.error, at.success, at.title, at.subheader, at.header):
         parts.extend(str(e.value) for e in coll)
     return "\n".join(parts)
+
+
+def open_chart_data(at: AppTest) -> AppTest:
+    """Open every 'Data behind this chart' expander and rerun: they render their table only when open
+    (ui.components.chart), the way a visitor's click does."""
+    keys = [e.proto.id.split("-", 2)[-1] for e in at.expander
+            if e.label.startswith("Data behind this chart") and e.proto.id.startswith("$$ID-")]
+    for k in keys:
+        at.session_state[k] = True
+    if keys:
+        at.run()
+        assert_clean(at)
+    return at

@@ -10,10 +10,26 @@ from .helpers import open_page, texts
 PAGES = nav.available_pages()
 
 
+def black_marks(at) -> list[str]:
+    """Traces drawn in pure black (markers, or the line of a lines trace): invisible on the dark theme.
+    Black as an outline or as text on a coloured cell is fine."""
+    import json
+
+    found = []
+    for chart in at.get("plotly_chart"):
+        for trace in json.loads(chart.proto.spec).get("data", []):
+            marker_colour = (trace.get("marker") or {}).get("color")
+            line_colour = (trace.get("line") or {}).get("color") if "lines" in str(trace.get("mode", "")) else None
+            if "#000000" in (marker_colour, line_colour) or "black" in (marker_colour, line_colour):
+                found.append(str(trace.get("name")))
+    return found
+
+
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
 def test_page_runs_cleanly(spec):
     at = open_page(spec.file)
     assert spec.title in texts(at)
+    assert not black_marks(at), f"pure black marks on {spec.url_path or 'home'}: {black_marks(at)}"
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from .coverage_helpers import metrics_of, notices, open_story_page
-from .helpers import texts
+from .helpers import open_chart_data, texts
 
 PAGE = "app_pages/coverage.py"
 
@@ -51,7 +51,7 @@ def test_driving_the_comparable_ground_tool(models, shared):
     at.multiselect(key="ground").set_value(models).run()
     assert not at.exception
     assert metrics_of(at)[f"Scenarios all {len(models)} share"] == shared
-    curve = next(d.value for d in at.dataframe if "ordering" in d.value.columns)
+    curve = next(d.value for d in open_chart_data(at).dataframe if "ordering" in d.value.columns)
     mine = curve[curve["ordering"] == "your models, in the order picked"]
     assert mine["step"].tolist() == list(range(len(models) + 1))
     assert mine["shared"].iloc[-1] == int(shared.split()[0])
@@ -78,7 +78,7 @@ def test_bad_ground_in_the_url_gives_a_notice():
 def test_pairwise_overlap_least_pair():
     at = open_story_page(PAGE)
     assert "The least overlap is 8 of 16 scenarios" in texts(at)
-    pairs = next(d.value for d in at.dataframe if "model_b" in d.value.columns)
+    pairs = next(d.value for d in open_chart_data(at).dataframe if "model_b" in d.value.columns)
     assert len(pairs) == 67 * 66 // 2
 
 

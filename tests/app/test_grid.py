@@ -4,14 +4,14 @@ from __future__ import annotations
 import pytest
 
 from .coverage_helpers import loaded, metrics_of, notices, open_story_page
-from .helpers import texts
+from .helpers import open_chart_data, texts
 
 PAGE = "app_pages/grid.py"
 
 
 def _chart_data(at):
-    """The 'data behind this chart' table of the grid (the first dataframe on the page)."""
-    return at.dataframe[0].value
+    """The 'data behind this chart' table of the grid (the first dataframe on the page, once opened)."""
+    return open_chart_data(at).dataframe[0].value
 
 
 def test_blank_counts_per_view_always_visible():
@@ -132,3 +132,16 @@ def test_grid_figure_marks_blanks_and_differences_not_by_colour_alone(release, v
     assert symbols["blank (crossed square)"] == "square-x-open"
     tokens = [c[0] for t in spec["data"] if t.get("customdata") is not None for c in t["customdata"]]
     assert sorted(tokens) == sorted(grid.cell_tokens())  # every cell is selectable, with its token
+
+
+def test_chart_data_is_rendered_only_once_opened():
+    """The table and CSV behind a chart cost nothing until a visitor opens them (ui.components.chart)."""
+    def grid_tables(at):
+        return [d for d in at.dataframe if len(d.value) == 112 and "measured" in d.value.columns]
+
+    at = open_story_page(PAGE)
+    assert grid_tables(at) == []
+    assert "Data behind this chart (112 rows)" in [e.label for e in at.expander]
+    open_chart_data(at)
+    assert len(grid_tables(at)) == 1
+    assert "Download CSV" in [b.proto.label for b in at.get("download_button")]

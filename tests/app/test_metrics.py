@@ -4,13 +4,13 @@ from __future__ import annotations
 import pytest
 
 from .coverage_helpers import loaded, notices, open_story_page
-from .helpers import texts
+from .helpers import open_chart_data, texts
 
 PAGE = "app_pages/metrics.py"
 
 
 def _frame(at, column):
-    return next(d.value for d in at.dataframe if column in d.value.columns)
+    return next(d.value for d in open_chart_data(at).dataframe if column in d.value.columns)
 
 
 def test_the_seven_groups_are_described():

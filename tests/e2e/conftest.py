@@ -2,6 +2,7 @@
 with Debian's Chromium (/usr/bin/chromium). Playwright's own browser downloads are not used."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -47,18 +48,27 @@ def start_server(port: int, extra_env: dict | None = None) -> subprocess.Popen:
     raise RuntimeError("streamlit did not become healthy within 60 s")
 
 
+@contextlib.contextmanager
+def serving(extra_env: dict | None = None):
+    """A `streamlit run Home.py` on a free port for the block; the process's `.url` is the app's address."""
+    port = free_port()
+    proc = start_server(port, extra_env)
+    proc.url = f"http://127.0.0.1:{port}"
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 @pytest.fixture(scope="session")
 def server_proc():
-    """The shared `streamlit run` process; its `.url` is the app's address."""
-    port = free_port()
-    proc = start_server(port)
-    proc.url = f"http://127.0.0.1:{port}"
-    yield proc
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    """The shared server process."""
+    with serving() as proc:
+        yield proc
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,13 @@
 """Waiting for a Streamlit page to settle, and checking it is clean."""
 from __future__ import annotations
 
+import io
 import time
+import zipfile
+from pathlib import Path
+
+# A small HELM suite (3 runs, 3 models) that tests upload as a zip.
+SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output" / "runs" / "demo"
 
 SETTLE_JS = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
@@ -38,3 +44,14 @@ def assert_clean(page) -> None:
     assert exc.count() == 0, exc.first.inner_text()[:2000]
     errors = [e for e in getattr(page, "console_errors", []) if not any(s in e for s in IGNORED_CONSOLE)]
     assert not errors, errors
+
+
+def zip_suite(path: Path) -> Path:
+    """Write the fixture suite as `path` (a zip with a demo/ folder) and return it."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted(SUITE.rglob("*")):
+            if p.is_file():
+                z.write(p, "demo/" + p.relative_to(SUITE).as_posix())
+    path.write_bytes(buf.getvalue())
+    return path

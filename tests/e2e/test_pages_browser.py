@@ -44,21 +44,16 @@ def test_plumbing_dot_matrix_has_hover_points(server, page):
 def test_first_request_to_a_fresh_server_can_be_a_deep_link(browser):
     """A prepared link opened before anyone has loaded the home page still runs the router (sidebar,
     cohort filter, URL whitelist)."""
-    from .conftest import free_port, start_server
+    from .conftest import serving
 
-    port = free_port()
-    proc = start_server(port)
-    try:
+    with serving() as proc:
         ctx = browser.new_context()
         pg = ctx.new_page()
-        open_url(pg, f"http://127.0.0.1:{port}/grid?cohort=paper&junk=1")
+        open_url(pg, f"{proc.url}/grid?cohort=paper&junk=1")
         assert "Cohort" in pg.locator('[data-testid="stSidebar"]').inner_text()
         pg.wait_for_function("() => !location.search.includes('junk')", timeout=15_000)
         assert "cohort=paper" in pg.url
         ctx.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def test_chart_data_downloads_as_csv(server, page):

@@ -155,3 +155,22 @@ def test_a_link_whose_weights_disagree_with_its_recipe_says_so(server, page):
     assert "shown as custom weights" in " ".join(page.locator('[data-testid="stToast"]').all_inner_texts())
     assert checked(page, "Recipe") == "custom"
     assert slider_value(page, "Bias") == "4"
+
+
+def test_a_linked_custom_recipe_survives_a_direct_switch_to_cost_and_back(server, page):
+    """Regression: a recipe that came only from the link (never touched in the browser) used to fall back to the
+    default on the very next page switch, and the link's weights were overwritten (ui.recipe_controls)."""
+    open_url(page, f"{server}/podium?recipe=custom&w_accuracy=2&w_toxicity=5")
+    weights = '[data-testid="stPlotlyChart"][aria-label^="Current recipe weights"]'
+    assert "Accuracy 29%" in page.locator(weights).get_attribute("aria-label")
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("Capability vs Cost Pressure").click()
+    page.wait_for_function("() => location.pathname.endsWith('/cost')", timeout=20_000)
+    wait_settled(page)
+    assert_clean(page)
+    page.locator('[data-testid="stSidebarNav"]').get_by_text("One Recipe Reorders The Podium").click()
+    page.wait_for_function("() => location.pathname.endsWith('/podium')", timeout=20_000)
+    wait_settled(page)
+    label = page.locator(weights).get_attribute("aria-label")
+    assert "Accuracy 29%" in label and "Toxicity 71%" in label, label
+    assert checked(page, "Recipe") == "custom"
+    assert slider_value(page, "Toxicity") == "5"

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import os
 import stat
-import subprocess
 import threading
 import zipfile
 
@@ -14,7 +13,7 @@ import pytest
 
 from bench.browser import rss_mb
 
-from .conftest import free_port, start_server
+from .conftest import serving
 from .helpers import assert_clean, open_url, wait_settled
 
 # Server RSS may grow by at most this much over the whole sequence (seen: +42 MB; Streamlit keeps the last
@@ -56,14 +55,8 @@ CASES = [
 @pytest.fixture(scope="module")
 def own_server():
     """A server of this module's own, so its memory is this test's alone."""
-    port = free_port()
-    proc = start_server(port)
-    yield f"http://127.0.0.1:{port}", proc.pid
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with serving() as proc:
+        yield proc.url, proc.pid
 
 
 def test_each_abusive_upload_is_refused_while_others_keep_working(own_server, browser, tmp_path):

@@ -3,30 +3,16 @@ to it; a broken zip leaves the dataset as it was; the runs page (with a server s
 shows prompts as text and keeps the chosen run and instance in the URL."""
 from __future__ import annotations
 
-import io
 import re
-import subprocess
-import zipfile
 from pathlib import Path
 
 import pytest
 
-from .conftest import free_port, start_server
-from .helpers import assert_clean, open_url, wait_settled
+from .conftest import serving
+from .helpers import SUITE, assert_clean, open_url, wait_settled, zip_suite
 
-SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output" / "runs" / "demo"
 MMLU = "mmlu:subject=philosophy,method=multiple_choice_joint,model=eleutherai_gpt-j-6b"
 BOOLQ = "boolq:model=eleutherai_pythia-1b-v0,data_augmentation=canonical"
-
-
-def zip_suite(path: Path) -> Path:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for p in sorted(SUITE.rglob("*")):
-            if p.is_file():
-                z.write(p, "demo/" + p.relative_to(SUITE).as_posix())
-    path.write_bytes(buf.getvalue())
-    return path
 
 
 def warm(browser, base: str) -> None:
@@ -109,14 +95,8 @@ def test_uploads_do_not_leak_to_other_sessions(server, browser, page, tmp_path):
 @pytest.fixture(scope="module")
 def local_server():
     """A second server, started as a local user would: HELM_OUTPUT points at the fixture suite."""
-    port = free_port()
-    proc = start_server(port, extra_env={"HELM_OUTPUT": str(SUITE)})
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with serving({"HELM_OUTPUT": str(SUITE)}) as proc:
+        yield proc.url
 
 
 def test_runs_page_shows_prompts_as_text(local_server, browser, page):
