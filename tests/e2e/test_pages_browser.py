@@ -62,9 +62,10 @@ def test_chart_data_downloads_as_csv(server, page):
     import io
 
     open_url(page, f"{server}/grid")
-    page.get_by_text("Data behind this chart (112 rows)").first.click()
+    box = page.locator('[data-testid="stExpander"]').filter(has_text="Data behind this chart (112 rows)").first
+    box.get_by_text("Data behind this chart (112 rows)").click()  # opens it; its table is made on this rerun
     with page.expect_download(timeout=30_000) as info:
-        page.get_by_role("button", name="Download CSV").first.click()
+        box.get_by_role("button", name="Download CSV").click()
     download = info.value
     assert download.suggested_filename == "core_grid_paper.csv"
     rows = list(csv.DictReader(io.StringIO(Path(download.path()).read_text(encoding="utf-8"))))
