@@ -124,3 +124,15 @@ def test_thread_deep_link_opens_the_linked_step(server, page):
     assert re.search(r"/limits\?", page.url)
     assert _step_heading(page).startswith(f"7. {STEPS[6].title}")
     assert_clean(page)
+
+
+def test_thread_choice_round_trips_through_the_url(server, browser, page):
+    open_url(page, f"{server}/threads")
+    page.locator(".st-key-thread button:visible", has_text=re.compile(r"^safety-classification$")).click()
+    _wait_query(page, "thread=safety-classification")
+    assert "Safety classification" in _main(page)
+    ctx = browser.new_context()
+    fresh = ctx.new_page()
+    open_url(fresh, page.url)
+    assert "Safety classification" in _main(fresh) and "Reasoning robustness" not in _main(fresh).split("Thread")[-1]
+    ctx.close()
