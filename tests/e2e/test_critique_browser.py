@@ -94,26 +94,20 @@ def test_bad_step_shows_step_1_and_a_notice(server, page):
     assert "The link asked for step 99" in _main(page) and "showing step 1 instead" in _main(page)
 
 
-def test_study_choice_round_trips_through_the_url(server, browser, page):
-    open_url(page, f"{server}/studies")
-    page.locator(".st-key-study button:visible", has_text=re.compile(r"^knowledge$")).click()
-    _wait_query(page, "study=knowledge")
+@pytest.mark.parametrize("path, key, option, expect", [
+    ("studies", "study", "knowledge", "Knowledge · paper §5.2"),
+    ("references", "topic", "critique", "4 of 15 entries"),
+    ("threads", "thread", "safety-classification", "Safety classification"),
+])
+def test_choice_round_trips_through_the_url(server, browser, page, path, key, option, expect):
+    open_url(page, f"{server}/{path}")
+    page.locator(f".st-key-{key} button:visible", has_text=re.compile(rf"^{re.escape(option)}$")).click()
+    _wait_query(page, f"{key}={option}")
+    assert expect in _main(page)
     ctx = browser.new_context()
     fresh = ctx.new_page()
     open_url(fresh, page.url)
-    assert "Knowledge · paper §5.2" in _main(fresh)
-    ctx.close()
-
-
-def test_topic_filter_round_trips_through_the_url(server, browser, page):
-    open_url(page, f"{server}/references")
-    page.locator(".st-key-topic button:visible", has_text=re.compile(r"^critique$")).click()
-    _wait_query(page, "topic=critique")
-    assert "4 of 15 entries" in _main(page)
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    open_url(fresh, page.url)
-    assert "4 of 15 entries" in _main(fresh)
+    assert expect in _main(fresh)
     ctx.close()
 
 
@@ -124,15 +118,3 @@ def test_thread_deep_link_opens_the_linked_step(server, page):
     assert re.search(r"/limits\?", page.url)
     assert _step_heading(page).startswith(f"7. {STEPS[6].title}")
     assert_clean(page)
-
-
-def test_thread_choice_round_trips_through_the_url(server, browser, page):
-    open_url(page, f"{server}/threads")
-    page.locator(".st-key-thread button:visible", has_text=re.compile(r"^safety-classification$")).click()
-    _wait_query(page, "thread=safety-classification")
-    assert "Safety classification" in _main(page)
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    open_url(fresh, page.url)
-    assert "Safety classification" in _main(fresh) and "Reasoning robustness" not in _main(fresh).split("Thread")[-1]
-    ctx.close()
