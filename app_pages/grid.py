@@ -74,8 +74,8 @@ n_meas = int(cells["measured"].sum())
 # Presenter mode: the grid goes full width into the slot under the header; the claims follow below.
 left, right = (main_slot, st.container()) if main_slot is not None else st.columns([3, 2], gap="large")
 with left:
-    # Presenter mode: the chart first, this line under it.
-    (st if main_slot is None else right).markdown(f"**{grid.VIEW_LABELS[view]}**: {n_meas} of 112 cells measured, {112 - n_meas} blank. "
+    intro = st if main_slot is None else right  # presenter mode: the chart first, this line under it
+    intro.markdown(f"**{grid.VIEW_LABELS[view]}**: {n_meas} of 112 cells measured, {112 - n_meas} blank. "
                    "Hover a cell for its metrics, coverage and best model; click it (or pick it below) for every "
                    "model's value.")
     fig = charts.figure(grid_spec(view, models))

@@ -17,7 +17,6 @@ median_spread_spec = cache.on_release(charts_reliability.median_spread_spec)
 rank_slope_spec = cache.on_release(charts_reliability.rank_slope_spec)
 
 NQ_OPEN = "NaturalQuestions (open-book)"
-SORTS = ("mean", "spread")
 KIND_TEXT = {
     "seeds": "the range over HELM's in-context-example seeds: the same model and test set, only the set of "
              "in-context examples in the prompt changes",
@@ -66,8 +65,8 @@ else:
         default = scenarios.index(NQ_OPEN) if NQ_OPEN in scenarios else 0
         scenario = st.selectbox("Scenario", scenarios, index=default, key="sens_scenario", bind="query-params")
     with c2:
-        state.allow("sens_sort", SORTS)
-        sort = st.segmented_control("Sort models by", SORTS, default="mean", required=True, key="sens_sort",
+        state.allow("sens_sort", sensitivity.SORTS)
+        sort = st.segmented_control("Sort models by", sensitivity.SORTS, default="mean", required=True, key="sens_sort",
                                     bind="query-params")
     sp = seed_spread(scenario, models)
     if sp.empty:
@@ -100,12 +99,8 @@ else:
             m[2].metric("Median range", f"{use['range'].median():.3f}", help=f"Median of max − min ({metric}).")
             m[3].metric("Widest range", f"{widest['range']:.3f}", help=f"{widest['model']}: "
                         f"{widest['min']:.3f} to {widest['max']:.3f}")
-        if sort == "spread":
-            ordered = sp.sort_values(["range", "mean"], ascending=[False, False])
-        else:
-            ordered = sp.sort_values(["mean", "model"], ascending=[False, True])
-        order = ordered["model"].tolist()
-        fig = charts.figure(spread_dumbbell_spec(scenario, models, tuple(order)))
+        ordered = sensitivity.order_spread(sp, sort)
+        fig = charts.figure(spread_dumbbell_spec(scenario, models, sort))
         top = ordered.head(3)
         with presenter.into(main_slot):
             components.chart(

@@ -176,12 +176,16 @@ class _Tree:
         return _parse_json(self.read(rel), rel)
 
 
+def _check_json_size(where: str, size: int) -> None:
+    if size > MAX_JSON_BYTES:
+        raise DataError(f"{where}: {_mb(size)} of JSON is over the per-file limit of {_mb(MAX_JSON_BYTES)} "
+                        "(HELM's own result files are far smaller)")
+
+
 def _parse_json(raw: bytes, where: str) -> Any:
     if len(raw) == 0:
         raise DataError(f"{where}: file is empty (expected JSON)")
-    if len(raw) > MAX_JSON_BYTES:
-        raise DataError(f"{where}: {_mb(len(raw))} of JSON is over the per-file limit of {_mb(MAX_JSON_BYTES)} "
-                        "(HELM's own result files are far smaller)")
+    _check_json_size(where, len(raw))
     containers = raw.count(b"{") + raw.count(b"[")
     if containers > MAX_JSON_CONTAINERS:
         raise DataError(f"{where}: up to {containers:,} JSON objects and lists, over the per-file limit of "
@@ -224,13 +228,18 @@ def _check_member_name(name: str, label: str) -> str:
     return "/".join(parts)
 
 
+# What zipfile raises on a damaged or unusual archive: an unsupported compression method or zip feature
+# surfaces as the standard library's NotImplementedError, a truncated header as struct.error or EOFError.
+_ZIP_OPEN_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, NotImplementedError, EOFError,
+                    UnicodeDecodeError, struct.error)
+
+
 def _collect_zip(data: bytes, label: str, max_bytes: int, max_files: int) -> _Tree:
     if len(data) == 0:
         raise DataError(f"{label}: file is empty (0 bytes); expected a .zip archive of HELM output")
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, NotImplementedError, EOFError,
-            UnicodeDecodeError, struct.error) as exc:
+    except _ZIP_OPEN_ERRORS as exc:
         raise DataError(f"{label}: not a readable zip archive ({exc})") from None
     with zf:
         try:
@@ -261,9 +270,7 @@ def _collect_zip(data: bytes, label: str, max_bytes: int, max_files: int) -> _Tr
             rel = _check_member_name(info.filename, label)
             if not rel or not _wanted(rel):
                 continue
-            if info.file_size > MAX_JSON_BYTES:  # every file the loader reads is JSON: refuse before unpacking
-                raise DataError(f"{rel}: {_mb(info.file_size)} of JSON is over the per-file limit of "
-                                f"{_mb(MAX_JSON_BYTES)} (HELM's own result files are far smaller)")
+            _check_json_size(rel, info.file_size)  # every file the loader reads is JSON: refuse before unpacking
             try:
                 with zf.open(info) as fh:
                     chunks, n = [], 0
@@ -788,9 +795,8 @@ def check_upload_size(name: str, size: int, max_upload_bytes: int = DEFAULT_MAX_
     label = Path(name).name or "upload"
     if size > max_upload_bytes:
         raise DataError(f"{label}: {_mb(size)} is over the upload limit of {_mb(max_upload_bytes)}")
-    if label.lower().endswith(".json") and size > MAX_JSON_BYTES:
-        raise DataError(f"{label}: {_mb(size)} of JSON is over the per-file limit of {_mb(MAX_JSON_BYTES)} "
-                        "(HELM's own result files are far smaller)")
+    if label.lower().endswith(".json"):
+        _check_json_size(label, size)
 
 
 def read_helm_upload(data: bytes, name: str = "upload.zip", *, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES,

@@ -117,6 +117,19 @@ def seed_spread(release: Release, scenario: str, models: Iterable[str] | None = 
     return _spread(acc[acc["scenario"] == scenario], t)
 
 
+SORTS = ("mean", "spread")
+
+
+def order_spread(spread: pd.DataFrame, sort: str) -> pd.DataFrame:
+    """seed_spread rows in display order: by mean (best first, ties by name), or by spread (widest range first,
+    ties by the better mean). Raises ValueError for another `sort`."""
+    if sort == "mean":
+        return spread.sort_values(["mean", "model"], ascending=[False, True], kind="mergesort")
+    if sort == "spread":
+        return spread.sort_values(["range", "mean", "model"], ascending=[False, False, True], kind="mergesort")
+    raise ValueError(f"unknown sort {sort!r}; expected one of {SORTS}")
+
+
 def spread_kind(spread: pd.DataFrame) -> str:
     """The scenario-level kind: "seeds" when any model's spread is over seeds alone, else "runs" when any
     is over several described runs, else "unknown" when any value's runs are not described, else "single"."""

@@ -274,7 +274,6 @@ def capability_cost_bubble(
     return fig
 
 
-
 # ----------------------------------------------------------------------------- cached figure specs
 # As in charts_coverage: cached by the page (ui.cache.on_release), rebuilt with charts.figure without validation.
 

@@ -247,14 +247,15 @@ def rank_slope(flips: pd.DataFrame) -> go.Figure:
 
 # ----------------------------------------------------------------------------- cached figure specs
 # As in charts_coverage: the page caches these dicts (ui.cache.on_release) and rebuilds each figure with
-# charts_coverage.figure, so a rerun does not pay 20-30 ms of plotly validation per chart.
+# charts.figure, so a rerun does not pay 20-30 ms of plotly validation per chart.
 
 
-def spread_dumbbell_spec(release, scenario: str, models: tuple[str, ...], order: tuple[str, ...]) -> dict:
+def spread_dumbbell_spec(release, scenario: str, models: tuple[str, ...], sort: str) -> dict:
     from helm_core import sensitivity as S
 
     sp = S.seed_spread(release, scenario, models)
-    return spread_dumbbell(sp, order=list(order), metric=str(sp["metric"].iloc[0]), scenario=scenario).to_dict()
+    order = list(S.order_spread(sp, sort)["model"])
+    return spread_dumbbell(sp, order=order, metric=str(sp["metric"].iloc[0]), scenario=scenario).to_dict()
 
 
 def median_spread_spec(release, models: tuple[str, ...]) -> dict:

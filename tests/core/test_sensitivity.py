@@ -255,3 +255,23 @@ def test_property_ranges_contain_the_mean_and_ranks_are_ordered(release, data):
 ])
 def test_scenario_level_kind(kinds, expected):
     assert sens.spread_kind(pd.DataFrame({"kind": kinds})) == expected
+
+
+ORDER_FRAME = pd.DataFrame({
+    "model": ["b", "a", "c", "d"],
+    "mean": [0.5, 0.5, 0.7, 0.6],
+    "range": [0.1, 0.3, 0.1, 0.3],
+})
+
+
+@pytest.mark.parametrize("sort, expected", [
+    ("mean", ["c", "d", "a", "b"]),    # best mean first; equal means by name
+    ("spread", ["d", "a", "c", "b"]),  # widest range first; equal ranges by the better mean
+])
+def test_order_spread(sort, expected):
+    assert list(sens.order_spread(ORDER_FRAME, sort)["model"]) == expected
+
+
+def test_order_spread_rejects_an_unknown_sort():
+    with pytest.raises(ValueError, match="unknown sort 'name'"):
+        sens.order_spread(ORDER_FRAME, "name")
