@@ -128,7 +128,7 @@ def chart_section() -> None:
         with st.container(border=True):
             st.markdown(f"**Left out of this chart: {len(out):,} of {len(f):,} models**"
                         + (" (switch *Cost* to *params* to see them by size)" if cost == "runtime" else ""))
-            st.dataframe(out, hide_index=True, width="stretch", height=min(36 * len(out) + 40, 320))
+            components.table(out, height=320 if len(out) > 8 else None)
             components.download(out, "left_out_of_cost_chart", key="cost_left_out_csv")
     else:
         st.caption("Every model of the cohort is on the chart.")
@@ -200,11 +200,11 @@ with right:
         )
         orgs = checks.tradeoff_orgs
         if len(orgs):
-            st.dataframe(
-                orgs.rename(columns={"organization": "organization (≈ family)",
-                                     "rho_params_capability": "size vs capability (rank corr.)",
-                                     "rho_params_runtime": "size vs runtime (rank corr.)"}).round(2),
-                hide_index=True, width="stretch")
+            components.table(orgs, labels={"organization": "organization (≈ family)",
+                                           "rho_params_capability": "size vs capability (rank corr.)",
+                                           "rho_params_runtime": "size vs runtime (rank corr.)"},
+                             formats={"size vs capability (rank corr.)": "{:+.2f}",
+                                      "size vs runtime (rank corr.)": "{:+.2f}"})
             st.caption("Within an organization, bigger models tend to be more capable and slower when both "
                        "correlations are positive. Organizations stand in for families; OpenAI's rows mix the "
                        "GPT-3 and InstructGPT series, whose sizes HELM marks as speculative.")

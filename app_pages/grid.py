@@ -122,7 +122,11 @@ else:
                                  for r in other.itertuples()) + ".")
     st.markdown("\n".join(lines))
     with st.expander(f"All {len(diff)} cells where the views differ"):
-        st.dataframe(diff, hide_index=True, width="stretch")
+        yes_no = {True: "yes", False: "no"}.get
+        components.table(diff.drop(columns=["metric_group"]),
+                         labels={"group_label": "metric group", "paper": "paper counts it",
+                                 "schema": "schema lists it", "data_models": "models with a value"},
+                         formats={"paper counts it": yes_no, "schema lists it": yes_no})
         components.download(diff, "core_grid_differences", key="grid_diff_csv")
 
 # ---------------------------------------------------------------- cell detail
@@ -206,7 +210,7 @@ if gaps.empty:
 else:
     kinds = gaps.groupby(["kind", "confidence"], sort=False).size()
     st.markdown(" · ".join(f"{components.text(k)}: {n} {badge(conf)}" for (k, conf), n in kinds.items()))
-    st.dataframe(gaps.drop(columns=["group_label"]), hide_index=True, width="stretch")
+    components.table(gaps.drop(columns=["metric_group"]), labels={"group_label": "metric group"})
     components.download(gaps, f"core_grid_gaps_{view}", key="grid_gaps_csv")
     st.caption("Confidence: verified = read in HELM's code or schema; unverified = our inference, no source says "
                "why; computed = only that the data holds no value.")

@@ -52,9 +52,11 @@ for i, r in enumerate(ov.itertuples()):
         if r.n_data < len(scenarios) and r.n_data:
             carried = set(r.data_scenarios.split("; "))
             st.caption("No value: " + ", ".join(components.text(s) for s in scenarios if s not in carried) + ".")
-with st.expander("The seven groups as a table"):
-    st.dataframe(ov, hide_index=True, width="stretch")
-    components.download(ov, "metric_groups", key="metrics_groups_csv")
+groups_box = components.lazy_expander("The seven groups as a table", key="metrics_groups_table")
+if groups_box is not None:
+    with groups_box:
+        st.dataframe(ov, hide_index=True, width="stretch")
+        components.download(ov, "metric_groups", key="metrics_groups_csv")
 components.claim("fairness_vs_bias", compact=True)
 
 # ---------------------------------------------------------------- per-model profile
@@ -119,9 +121,10 @@ event = components.chart(
 corr_left, corr_right = st.columns([1, 1], gap="large")
 with corr_left:
     st.markdown("**Agreement with accuracy, across scenarios**")
-    st.dataframe(summary.drop(columns=["metric_group"]), hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(c, format="%+.2f")
-                                for c in ("median_agreement", "min_agreement", "max_agreement")})
+    components.table(summary.drop(columns=["metric_group"]),
+                     labels={"group_label": "metric group", "median_agreement": "median", "min_agreement": "lowest",
+                             "max_agreement": "highest", "weakest_scenario": "lowest on"},
+                     formats={c: "{:+.2f}" for c in ("median", "lowest", "highest")})
 with corr_right:
     components.claim("lite_drops_perturbations", compact=True)
     components.claim("robustness_tracks_accuracy", compact=True)

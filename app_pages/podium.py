@@ -103,16 +103,13 @@ def comparison() -> None:
     with mid:
         n = int(st.select_slider("Top N in the slope chart and tables", options=TOP_N_OPTIONS, value=10, key="n",
                                  bind="query-params"))
+    table_height = None if n <= 15 else 600  # longer top-N tables scroll
     with left:
         recipe_controls.podium(rr.accuracy, "Accuracy only", "win rate")
-        st.dataframe(recipe_controls.ranking_table(rr.accuracy, n, "win rate"), hide_index=True,
-                     width="stretch", height=min(35 * n + 40, 600),
-                     column_config=recipe_controls.table_config("win rate"))
+        components.table(recipe_controls.ranking_table(rr.accuracy, n, "win rate"), height=table_height)
     with right:
         recipe_controls.podium(rr.recipe, f"Recipe: {choice.label}", "score")
-        st.dataframe(recipe_controls.ranking_table(rr.recipe, n, "score"), hide_index=True,
-                     width="stretch", height=min(35 * n + 40, 600),
-                     column_config=recipe_controls.table_config("score"))
+        components.table(recipe_controls.ranking_table(rr.recipe, n, "score"), height=table_height)
     with mid:
         shift = rr.shift
         tau_text = "not defined" if pd.isna(rr.tau) else f"{rr.tau:.2f}"
@@ -145,10 +142,13 @@ def comparison() -> None:
                                     for m, r in down.iterrows()) or "nobody")
     st.caption("† scored over fewer groups than the recipe weighs (no value for a weighted group). "
                "Ties share the better rank.")
-    with st.expander(f"Every model under {choice.label} ({len(rr.recipe):,}), with what each one lacks"):
-        full = recipe_controls.ranking_table(rr.recipe, None, "score", notes=True)
-        st.dataframe(full, hide_index=True, width="stretch")
-        components.download(full, "recipe_ranking", key="podium_recipe_csv")
+    box = components.lazy_expander(f"Every model under {choice.label} ({len(rr.recipe):,}), with what each one lacks",
+                                   key="podium_full")
+    if box is not None:
+        with box:
+            full = recipe_controls.ranking_table(rr.recipe, None, "score", notes=True)
+            st.dataframe(full, hide_index=True, width="stretch")
+            components.download(full, "recipe_ranking", key="podium_recipe_csv")
 
     st.subheader("Is the podium robust, or an artefact of the recipe?")
     if len(weighted) < 2:

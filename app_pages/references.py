@@ -90,11 +90,10 @@ else:
     st.info(f"The active data is **{components.text(rel.name)}**, which you loaded: its provenance is yours. "
             "The bundled data comes from the sources below.")
 provenance = [r for r in refs.references if r.kind in ("release", "repository")]
-st.dataframe(
+components.table(
     [{"source": r.title, "what": r.note, "licence": r.licence or "not stated in the sources",
       "commit": r.commit[:12] if r.commit else "", "link": r.url} for r in provenance],
-    hide_index=True, width="stretch",
-    column_config={"link": st.column_config.LinkColumn("link"), "what": st.column_config.TextColumn(width="large")},
+    links=("link",),
 )
 for r in provenance:
     if r.location:

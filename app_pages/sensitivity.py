@@ -2,7 +2,6 @@
 the ranking, and the paper's findings on prompt format and the number of examples."""
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from helm_core import sensitivity
@@ -28,21 +27,12 @@ KIND_TEXT = {
 }
 
 
-COLUMNS = {"rank": st.column_config.Column(width=45), "model": st.column_config.Column(width=165),
-           "change": st.column_config.Column(width=55)}
-
-
 def _move(change: float) -> str:
     if change > 0:
         return f"▲ {int(change)}"
     if change < 0:
         return f"▼ {int(-change)}"
     return "="
-
-
-def _highlight(row: pd.Series) -> list[str]:
-    style = "background-color: rgba(230,159,0,0.22)" if row["change"] != "=" else ""
-    return [style] * len(row)
 
 
 components.page_header("sensitivity")
@@ -171,14 +161,12 @@ else:
             st.markdown("**Everyone at their best seed**")
             b = table.sort_values(["rank_if_best", "model"])[["rank_if_best", "model", "best", "move"]]
             b = b.rename(columns={"rank_if_best": "rank", "best": metric, "move": "change"})
-            st.dataframe(b.style.apply(_highlight, axis=1).format({metric: "{:.3f}", "rank": "{:.0f}"}),
-                         hide_index=True, width="stretch", column_config=COLUMNS)
+            components.table(b, formats={"rank": "{:.0f}"}, highlight=b["change"] != "=")
         with right:
             st.markdown("**Everyone at their worst seed**")
             w = table.sort_values(["rank_if_worst", "model"])[["rank_if_worst", "model", "worst", "move"]]
             w = w.rename(columns={"rank_if_worst": "rank", "worst": metric, "move": "change"})
-            st.dataframe(w.style.apply(_highlight, axis=1).format({metric: "{:.3f}", "rank": "{:.0f}"}),
-                         hide_index=True, width="stretch", column_config=COLUMNS)
+            components.table(w, formats={"rank": "{:.0f}"}, highlight=w["change"] != "=")
         st.caption("change: places gained (▲) or lost (▼) going from the best-seed ranking to the worst-seed one. "
                    f"Models that ran a single seed are left out ({len(sp) - len(flips)} here).")
         fig = charts.figure(rank_slope_spec(scenario, models))

@@ -45,13 +45,10 @@ st.markdown(
     + ", ".join(f"{components.text(r.study)} {r.new_scenarios}" for r in overview.itertuples())
     + ". The last group is not one of the seven evaluations; HELM's website lists it with them."
 )
-st.dataframe(
+components.table(
     overview[["study", "section", "new_scenarios", "reused_core", "metrics", "finding", "confidence"]],
-    hide_index=True, width="stretch",
-    column_config={"new_scenarios": st.column_config.NumberColumn("new scenarios"),
-                   "reused_core": st.column_config.NumberColumn("reused core scenarios"),
-                   "finding": st.column_config.TextColumn("key finding (paper claim)", width="large"),
-                   "confidence": st.column_config.TextColumn("claim confidence")},
+    labels={"new_scenarios": "new scenarios", "reused_core": "reused core scenarios",
+            "finding": "key finding (paper claim)", "confidence": "claim confidence"},
 )
 st.caption("Scenario membership follows HELM v0.1.0's website grouping; section numbers come from study notes, "
            "not checked against the PDF. The results of these studies are not in this app's data (release v0.4.0 "
@@ -70,11 +67,9 @@ with st.container(border=True):
     st.markdown(components.text(study.summary))
     left, right = st.columns([3, 2])
     with left:
-        st.dataframe(
+        components.table(
             [{"scenario": s.name, "main metric": s.metric,
-              "in HELM": "new targeted scenario" if s.new else "reused core scenario"} for s in study.scenarios],
-            hide_index=True, width="stretch",
-        )
+              "in HELM": "new targeted scenario" if s.new else "reused core scenario"} for s in study.scenarios])
         st.markdown("**Metrics:** " + ", ".join(components.text(m) for m in study.metrics))
     with right:
         st.markdown("**Key finding**")
@@ -89,8 +84,7 @@ with st.container(border=True):
                     f"sidebar's cohort in {rel.name}.")
         else:
             st.markdown(f"**The reused core scenarios in the data** ({rel.name}, best three of the cohort):")
-            st.dataframe(top, hide_index=True, width="stretch",
-                         column_config={"value": st.column_config.NumberColumn("value", format="%.3f")})
+            components.table(top)
             st.caption("These are the core-grid numbers of release v0.4.0, not the paper's targeted analysis, "
                        "which also ran WikiFact.")
 
@@ -127,11 +121,8 @@ if cells.empty or cells["value"].isna().all():
             "behind the example cannot be shown.")
 else:
     st.markdown(f"**What the grid holds** for {BLUR_MODEL} on {BLUR_SCENARIO} in {rel.name}:")
-    st.dataframe(cells, hide_index=True, width="stretch",
-                 column_config={"value": st.column_config.NumberColumn("HELM's value", format="%.3f"),
-                                "run_min": st.column_config.NumberColumn("lowest run", format="%.3f"),
-                                "run_max": st.column_config.NumberColumn("highest run", format="%.3f"),
-                                "n_runs": st.column_config.NumberColumn("runs averaged", format="%d")})
+    components.table(cells, labels={"value": "HELM's value", "run_min": "lowest run", "run_max": "highest run",
+                                    "n_runs": "runs averaged"})
     acc = cells.iloc[0]
     st.markdown(
         f"One number per metric group: accuracy **{acc['value']:.3f}**, the mean of {int(acc['n_runs']):,} runs "

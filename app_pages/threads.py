@@ -62,10 +62,8 @@ with st.container(border=True):
                    "(`episodes = [{ title, url, date }]`).")
 
 st.subheader("All four threads")
-st.dataframe(
+components.table(
     [{"thread": t.title, "links into this app": len(t.links), "claims": len(t.claims),
-      "references": len(t.references), "episodes": len(t.episodes)} for t in threads],
-    hide_index=True, width="stretch",
-)
+      "references": len(t.references), "episodes": len(t.episodes)} for t in threads])
 
 components.onward("threads")

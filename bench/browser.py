@@ -16,7 +16,7 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def bench_browser(repeat: int = 3) -> dict:
+def bench_browser(repeat: int = 3, only: set[str] | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
     from tests.e2e import conftest as e2e
@@ -25,7 +25,7 @@ def bench_browser(repeat: int = 3) -> dict:
 
     app_port, ref_port = e2e.free_port(), e2e.free_port()
     app = e2e.start_server(app_port)
-    ref = _start_reference(ref_port, e2e)
+    ref = e2e.start_server(ref_port, script=ROOT / "bench" / "reference_app.py")
     out: dict = {"pages": {}}
     try:
         with sync_playwright() as p:
@@ -46,6 +46,8 @@ def bench_browser(repeat: int = 3) -> dict:
             ref_s = measure(f"http://127.0.0.1:{ref_port}/")
             out["reference_s"] = ref_s
             for spec in nav.available_pages():
+                if only is not None and spec.url_path not in only:
+                    continue
                 s = measure(f"http://127.0.0.1:{app_port}/{spec.url_path}")
                 out["pages"][spec.url_path or "(home)"] = {"browser_s": s, "ratio": s / ref_s}
             browser.close()
@@ -56,22 +58,3 @@ def bench_browser(repeat: int = 3) -> dict:
             proc.wait(timeout=10)
     return out
 
-
-def _start_reference(port: int, e2e):
-    import os
-    import subprocess
-    import sys
-    import urllib.request
-
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "bench" / "reference_app.py"), "--server.port",
-           str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
-           "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2):
-                return proc
-        except OSError:
-            time.sleep(0.3)
-    proc.terminate()
-    raise RuntimeError("reference server did not start")

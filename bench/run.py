@@ -1,4 +1,5 @@
 """Benchmarks (DESIGN.md §7). One command:  python -m bench.run  [--repeat 5] [--out bench/results.json]
+(`--pages podium,cost` times only those pages, for trying a change; it writes JSON only with --out).
 
 Prints a table and writes JSON: per page the AppTest server time cold and warm (median of N),
 and helm_core timings at the bundled size and at scale.
@@ -48,7 +49,7 @@ def bench_core(repeat: int) -> dict[str, float]:
     return out
 
 
-def bench_pages(repeat: int) -> dict[str, dict[str, float]]:
+def bench_pages(repeat: int, only: set[str] | None = None) -> dict[str, dict[str, float]]:
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
@@ -56,6 +57,8 @@ def bench_pages(repeat: int) -> dict[str, dict[str, float]]:
 
     results: dict[str, dict[str, float]] = {}
     for spec in nav.available_pages():
+        if only is not None and spec.url_path not in only:
+            continue
         st.cache_data.clear()
         st.cache_resource.clear()
         at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=120)
@@ -129,18 +132,28 @@ def _json_safe(obj):
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="HELM Explorer benchmarks")
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
+    ap.add_argument("--out", type=Path, default=None, help="default bench/results.json (none with --pages)")
+    ap.add_argument("--pages", help="comma-separated URL paths ('' is home) to time only those pages")
     ap.add_argument("--no-browser", action="store_true", help="skip the Chromium timings and server RSS")
     args = ap.parse_args(argv)
+    only = None if args.pages is None else {p.strip().strip("/") for p in args.pages.split(",")}
+    if only is not None:
+        from ui import nav
 
-    core = bench_core(args.repeat)
-    core.update(bench_modules(args.repeat))
-    pages = bench_pages(args.repeat)
+        unknown = only - {spec.url_path for spec in nav.available_pages()}
+        if unknown:
+            ap.error(f"unknown page(s): {', '.join(sorted(unknown))}")
+    out = args.out or (None if only is not None else ROOT / "bench" / "results.json")
+
+    core = {} if only is not None else bench_core(args.repeat)
+    if only is None:
+        core.update(bench_modules(args.repeat))
+    pages = bench_pages(args.repeat, only)
     browser = {}
     if not args.no_browser:
         from bench.browser import bench_browser
 
-        browser = bench_browser(repeat=3)
+        browser = bench_browser(repeat=3, only=only)
         for name, b in browser["pages"].items():
             pages[name].update(b)
     print(f"{'page':<13} {'cold ms':>8} {'warm ms':>8} {'widget ms':>9} {'fig KB':>7} {'browser s':>9} {'ratio':>6}")
@@ -157,10 +170,11 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for k, v in core.items():
         print(f"{k:<34} {v:>9.2f}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    result = _json_safe({"pages": pages, "core": core, "browser": browser})
-    args.out.write_text(json.dumps(result, indent=2, allow_nan=False) + "\n")
-    print(f"\nwrote {args.out.relative_to(ROOT) if ROOT in args.out.parents else args.out}")
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        result = _json_safe({"pages": pages, "core": core, "browser": browser})
+        out.write_text(json.dumps(result, indent=2, allow_nan=False) + "\n")
+        print(f"\nwrote {out.relative_to(ROOT) if ROOT in out.parents else out}")
     return 0
 
 

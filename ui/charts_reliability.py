@@ -212,22 +212,28 @@ def rank_slope(flips: pd.DataFrame) -> go.Figure:
     if len(still):
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="same rank", line=dict(color=GREY, width=1),
                                  hoverinfo="skip"))
-    shown: set[bool] = set()
-    for _, r in moved.iterrows():
-        up = bool(r["change"] > 0)
-        colour = GREEN if up else VERMILLION
-        arrow = "▲" if up else "▼"
+    # One trace per direction (segments split by None), not one per model: 30 traces cost the browser ~0.1 s.
+    for up in (True, False):
+        part = moved[(moved["change"] > 0) == up]
+        if part.empty:
+            continue
+        colour, arrow = (GREEN, "▲") if up else (VERMILLION, "▼")
+        xs, ys, cd = [], [], []
+        for _, r in part.iterrows():
+            xs += ["best seed", "worst seed", None]
+            ys += [r["pos_if_best"], r["pos_if_worst"], None]
+            move = f"{arrow} {abs(int(r['change']))}"
+            cd += [[r["model"], int(r["rank_if_best"]), move], [r["model"], int(r["rank_if_worst"]), move],
+                   [None, None, None]]
         fig.add_trace(go.Scatter(
-            x=["best seed", "worst seed"], y=[r["pos_if_best"], r["pos_if_worst"]], mode="lines+markers",
-            name=("climbs when all are at their worst seed" if up else "drops when all are at their worst seed"),
-            legendgroup="up" if up else "down", showlegend=up not in shown,
+            x=xs, y=ys, mode="lines+markers",
+            name="climbs when all are at their worst seed" if up else "drops when all are at their worst seed",
             line=dict(color=colour, width=2, dash="solid" if up else "dash"),
             marker=dict(symbol="triangle-up" if up else "triangle-down", size=9, color=colour),
-            customdata=[[int(r["rank_if_best"])], [int(r["rank_if_worst"])]],
-            hovertemplate=(f"<b>{r['model']}</b><br>%{{x}}: rank %{{customdata[0]}}<br>{arrow} {abs(int(r['change']))} "
+            customdata=cd,
+            hovertemplate=("<b>%{customdata[0]}</b><br>%{x}: rank %{customdata[1]}<br>%{customdata[2]} "
                            "between the two rankings<extra></extra>"),
         ))
-        shown.add(up)
     fig.add_trace(go.Scatter(
         x=["best seed"] * len(flips), y=flips["pos_if_best"], mode="text",
         text=[f"{m} ({int(k)})" for m, k in zip(flips["model"], flips["rank_if_best"])],

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import html
+import re
+from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -51,12 +53,99 @@ def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = Non
     event = st.plotly_chart(fig, key=key, width="stretch", alt=alt, **kwargs)
     if data is not None:
         # Lazy: the table (and the browser's data-grid code, ~0.3 s per page load) only once it is opened.
-        box = st.expander(f"Data behind this chart ({len(data):,} rows)", key=f"{key}_data", on_change="rerun")
-        if box.open:
+        box = lazy_expander(f"Data behind this chart ({len(data):,} rows)", key=f"{key}_data")
+        if box is not None:
             with box:
                 st.dataframe(data, hide_index=True, width="stretch")
                 download(data, data_name or key, key=f"{key}_csv")
     return event
+
+
+# Tables are drawn as one Markdown table (see `table`). Markdown would turn a cell's text into links, images the
+# browser fetches, math, emoji or colour directives; backslash escapes keep it literal (HTML entities do not:
+# Streamlit shows "&#95;" as typed), and "|" is escaped so it cannot split a cell.
+_MD_INLINE = re.compile(r"([\\`*_\[\]<>&~$:!|])")
+_MD_LINE_START = re.compile(r"^(\s*)(?:([#+\-=])(?=\s|$|[#\-=])|(\d+)([.)])(?=\s|$))")
+# Bare URLs and e-mail addresses become links after escapes are resolved; an invisible word joiner stops that.
+_AUTOLINK = re.compile(r"(?i)(\bhttps?|\bwww|@)(?=\\?[:.]|[-\w])")
+HIGHLIGHT = "orange-background"
+
+
+def _escaped(value: object) -> str:
+    s = _MD_INLINE.sub(r"\\\1", " ".join(str(value).splitlines()))
+    # Heading, list and quote markers count only at the start of a cell.
+    return _MD_LINE_START.sub(
+        lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else m.group(3) + "\\" + m.group(4)), s, count=1)
+
+
+def cell(value: object) -> str:
+    """A table cell or header shown literally: one line, no markup, no link."""
+    return _AUTOLINK.sub("\\1\u2060", _escaped(value))
+
+
+def _link(url: object) -> str:
+    return f"[{_escaped(url)}](<{url}>)" if isinstance(url, str) and url.startswith(("https://", "http://")) \
+        else cell(url)
+
+
+def _missing(v: object) -> bool:
+    return v is None or (isinstance(v, float) and v != v) or v is pd.NA or v is pd.NaT
+
+
+def markdown_table(data, *, formats: Mapping[str, str | Callable] | None = None,
+                   labels: Mapping[str, str] | None = None, highlight: Sequence[bool] | None = None,
+                   links: Sequence[str] = ()) -> str:
+    """`data` (a DataFrame or records) as a GitHub-flavoured Markdown table; see `table`."""
+    df = pd.DataFrame(data)
+    if labels:
+        df = df.rename(columns=labels)
+    fmt = {c: "{:.3f}" if pd.api.types.is_float_dtype(df[c]) else None for c in df.columns}
+    fmt.update({c: _link for c in links})
+    fmt.update(formats or {})
+    columns = list(df.columns)
+    numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in columns]
+
+    def show(v: object, f) -> str:
+        if _missing(v):
+            return "–"
+        if f is _link:
+            return _link(v)
+        return cell(f(v) if callable(f) else f.format(v) if f else v)
+
+    lines = ["| " + " | ".join(cell(c) for c in columns) + " |",
+             "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+    marks = list(highlight) if highlight is not None else [False] * len(df)
+    for row, mark in zip(df.itertuples(index=False, name=None), marks):
+        cells = [show(v, fmt[c]) for v, c in zip(row, columns)]
+        if mark:
+            cells = [f":{HIGHLIGHT}[{x}]" for x in cells]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def table(data, *, formats: Mapping[str, str | Callable] | None = None, labels: Mapping[str, str] | None = None,
+          highlight: Sequence[bool] | None = None, height: int | None = None, links: Sequence[str] = ()) -> None:
+    """A small static table, drawn as one Markdown table. Not st.dataframe: a page that shows one loads the
+    browser's data-grid code (~0.25 s per page load); not st.table, which renders every cell as a Markdown
+    element of its own (the sensitivity page's two 41-row tables made 330 of them, ~0.3 s).
+
+    Text is escaped; numbers get 3 decimals and missing values "–" unless `formats` (format strings or
+    callables by column, after the `labels` renames) says otherwise; numeric columns align right; `highlight`
+    marks rows (one bool per row); `height` (px) scrolls a long table; `links` names columns of URLs from the
+    project's own files (never a visitor's), shown as links."""
+    md = markdown_table(data, formats=formats, labels=labels, highlight=highlight, links=links)
+    if height is not None:
+        with st.container(height=height, border=False):
+            st.markdown(md)
+    else:
+        st.markdown(md)
+
+
+def lazy_expander(label: str, *, key: str):
+    """An expander whose body is built only while it is open (a closed one ships nothing to the browser, so a
+    big table inside costs the page nothing). Returns the expander to write into, or None when closed."""
+    box = st.expander(label, key=key, on_change="rerun")
+    return box if box.open else None
 
 
 def download(df: pd.DataFrame, name: str, *, key: str, label: str = "Download CSV") -> None:

@@ -155,20 +155,14 @@ def podium(scores: pd.DataFrame, title: str, value_label: str) -> None:
         st.markdown("  \n".join(lines))
 
 
-def table_config(value_label: str) -> dict:
-    """Narrow rank and value columns so the model name gets the room."""
-    return {"#": st.column_config.NumberColumn(width="small"),
-            value_label: st.column_config.NumberColumn(width="small", format="%.3f")}
-
-
 def ranking_table(scores: pd.DataFrame, n: int | None, value_label: str, *, notes: bool = False) -> pd.DataFrame:
-    """The top n rows (all with None) of a recipe_scores frame, formatted for st.dataframe;
+    """The top n rows (all with None) of a recipe_scores frame, as a table;
     flagged models get a † after the name, and `notes` adds what each one lacks (or why it is excluded)."""
     rows = scores if notes else scores[~scores["excluded"]]
     if n is not None:
         rows = rows.head(n)
     out = pd.DataFrame({
-        "#": rows["rank"].astype("Int64").to_numpy(),
+        "rank": rows["rank"].astype("Int64").to_numpy(),
         value_label: rows["score"].round(3).to_numpy(),
         "model": [m + (" †" if f else "") for m, f in zip(rows.index, rows["flagged"])],
     })

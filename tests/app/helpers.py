@@ -1,8 +1,10 @@
 """AppTest helpers: open a page of the real app (Home.py router) and check it ran cleanly."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,11 +43,68 @@ def texts(at: AppTest) -> str:
 def open_chart_data(at: AppTest) -> AppTest:
     """Open every 'Data behind this chart' expander and rerun: they render their table only when open
     (ui.components.chart), the way a visitor's click does."""
+    return open_lazy(at, "Data behind this chart")
+
+
+def open_lazy(at: AppTest, label_prefix: str) -> AppTest:
+    """Open the lazy expanders (ui.components.lazy_expander) whose label starts with `label_prefix`, and rerun."""
     keys = [e.proto.id.split("-", 2)[-1] for e in at.expander
-            if e.label.startswith("Data behind this chart") and e.proto.id.startswith("$$ID-")]
+            if e.label.startswith(label_prefix) and e.proto.id.startswith("$$ID-")]
     for k in keys:
         at.session_state[k] = True
     if keys:
         at.run()
         assert_clean(at)
     return at
+
+
+def tables(at: AppTest) -> list[pd.DataFrame]:
+    """The data of every table on the page: st.dataframe, and the Markdown tables of ui.components.table read
+    back (text unescaped, "–" as missing, numeric columns as numbers, highlight markers dropped)."""
+    frames = [e.value for e in at.dataframe]
+    return frames + [parse_md_table(m.value) for m in at.markdown if is_md_table(m.value)]
+
+
+def is_md_table(text: str) -> bool:
+    lines = text.split("\n")
+    return len(lines) >= 2 and lines[0].startswith("| ") and re.fullmatch(r"\|(?:-{3}:?\|)+", lines[1]) is not None
+
+
+def md_rows(text: str) -> list[list[str]]:
+    """The raw (still escaped) cells of a Markdown table, header row first."""
+    rows = []
+    for line in [ln for i, ln in enumerate(text.split("\n")) if i != 1]:
+        cells, cur, i = [], "", 1
+        while i < len(line) - 1:
+            ch = line[i]
+            if ch == "\\":
+                cur += line[i:i + 2]
+                i += 2
+                continue
+            if ch == "|":
+                cells.append(cur.strip())
+                cur = ""
+            else:
+                cur += ch
+            i += 1
+        cells.append(cur.strip())
+        rows.append(cells)
+    return rows
+
+
+def unescape_md(cell: str) -> str:
+    m = re.fullmatch(r":[a-z-]+-background\[(.*)\]", cell)
+    cell = m.group(1) if m else cell
+    return re.sub(r"\\(.)", r"\1", cell).replace("\u2060", "")
+
+
+def parse_md_table(text: str) -> pd.DataFrame:
+    rows = md_rows(text)
+    df = pd.DataFrame([[unescape_md(c) for c in r] for r in rows[1:]], columns=[unescape_md(c) for c in rows[0]])
+    for c in df.columns:
+        values = df[c].replace("–", None)
+        try:
+            df[c] = pd.to_numeric(values)
+        except (ValueError, TypeError):
+            df[c] = values
+    return df

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from helm_core import calibration as cal
 from helm_core.data import load_release
 
-from .helpers import ROOT, TIMEOUT, assert_clean, texts
+from .helpers import ROOT, TIMEOUT, assert_clean, tables, texts
 
 PAGE = "app_pages/calibration.py"
 
@@ -118,14 +118,14 @@ def test_scenario_switch_and_verdicts():
 
 def test_interface_switch_shows_each_method():
     at = open_page(PAGE)
-    assert "A. In the oven" in at.code[0].value
+    assert "A. In the oven" in at.text[0].value
     assert "Illustration" in texts(at)
     at.button_group(key="cal_method").set_value("separate").run()
-    code = at.code[0].value
+    code = at.text[0].value
     assert "A. In the oven" not in code and code.count("Question:") == 4
     assert "HellaSwag: 32 with accuracy" in texts(at)
     at.button_group(key="cal_method").set_value("separate-calibrated").run()
-    assert "bare prompt" in at.code[0].value
+    assert "bare prompt" in at.text[0].value
     assert "OpenbookQA" in texts(at)
 
 
@@ -135,6 +135,9 @@ def test_models_without_ece_are_listed():
     assert "gpt-3.5-turbo-0301" in t and "Falcon (40B)" in t
     never = cal.models_without_ece(load_release())
     assert _metrics(at)["Models with accuracy but never an ECE"] == str(int((never["n_with_ece"] == 0).sum()))
+    shown = next(t for t in tables(at) if "no ECE on" in t.columns)
+    assert list(shown["model"]) == list(never["model"])
+    assert list(shown["scenarios without ECE"]) == list(never["n_missing"])
 
 
 def test_url_seeds_the_widgets():

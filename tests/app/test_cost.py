@@ -6,7 +6,7 @@ import pytest
 
 from helm_core.data import load_release
 
-from .helpers import open_page, texts
+from .helpers import open_page, tables, texts
 from .rankings_helpers import NO_EFFICIENCY, chart_keys, chart_spec, loaded_session, open_with, values, without_efficiency
 
 PAGE = "app_pages/cost.py"
@@ -25,7 +25,7 @@ def drawn_models(at) -> set[str]:
 
 
 def left_out_table(at):
-    return next(d.value for d in at.dataframe if list(d.value.columns) == ["model", "access", "reason"])
+    return next(t for t in tables(at) if list(t.columns) == ["model", "access", "reason"])
 
 
 def test_default_chart_lists_the_models_without_runtime():
@@ -140,13 +140,17 @@ def test_bad_link_values_fall_back_without_an_error(query):
 
 
 def test_claims_are_checked_against_v040():
-    t = texts(open_page(PAGE))
+    at = open_page(PAGE)
+    t = texts(at)
     assert "every model with an accuracy win rate above 55% has at least 50B parameters" in t
     assert "HELM classic v0.4.0 disagrees** (published accuracy win rates, this cohort): 17 models" in t
     assert "Mistral v0.1 (7B) (7.3B, 0.884)" in t
     assert "**open**: Llama 2 (70B) (0.944, #1 of 67" in t
     assert "rank correlation of accuracy win rate with runtime is **+0.43**" in t
     assert "denoised inference runtime" in t
+    orgs = next(d for d in tables(at) if "organization (≈ family)" in d.columns)
+    assert 1 <= len(orgs) <= 10
+    assert orgs["size vs capability (rank corr.)"].between(-1, 1).all()
 
 
 def test_paper_cohort():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from .coverage_helpers import loaded, metrics_of, notices, open_story_page
-from .helpers import open_chart_data, texts
+from .helpers import open_chart_data, tables, texts
 
 PAGE = "app_pages/grid.py"
 
@@ -49,7 +49,13 @@ def test_view_from_the_url(view, measured):
 
 
 def test_differences_between_views_are_pointed_out():
-    t = texts(open_story_page(PAGE))
+    at = open_story_page(PAGE)
+    t = texts(at)
+    diff = next(d for d in tables(at) if "paper counts it" in d.columns)
+    assert len(diff) == 8
+    assert (diff["paper counts it"] == "yes").sum() == 8 and (diff["schema lists it"] == "yes").sum() == 6
+    gaps = next(d for d in tables(at) if "reason" in d.columns)
+    assert len(gaps) == 14 and gaps["reason"].str.len().gt(0).all()
     assert ("The paper counts, the schema leaves blank** (2): "
             "MS MARCO (regular) Calibration, MS MARCO (TREC) Calibration") in t
     assert "The schema lists, the data holds no value for this cohort** (6)" in t
@@ -104,7 +110,7 @@ def test_small_cohort_changes_the_data_view():
     t = texts(at)
     assert "87 of 112 cells measured" in t
     assert "None of the 3 models in the cohort has a value here" in " ".join(
-        str(v) for v in at.dataframe[-1].value["reason"])
+        str(v) for v in next(t for t in tables(at) if "reason" in t.columns)["reason"])
 
 
 def test_dataset_without_efficiency_says_so(release):

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from .coverage_helpers import loaded, notices, open_story_page
-from .helpers import open_chart_data, texts
+from .helpers import open_chart_data, open_lazy, tables, texts
 
 PAGE = "app_pages/metrics.py"
 
@@ -105,3 +105,15 @@ def test_small_cohort():
     corr = _frame(at, "agreement")
     assert corr["agreement"].isna().all()  # fewer than 5 models everywhere
     assert "no correlation: too few models with both values (3)" in texts(at)
+
+
+def test_agreement_summary_and_the_lazy_groups_table():
+    at = open_story_page(PAGE)
+    summary = next(t for t in tables(at) if "lowest on" in t.columns)
+    assert list(summary["metric group"]) == ["Calibration", "Robustness", "Fairness", "Bias", "Toxicity",
+                                             "Efficiency"]
+    assert ((summary["lowest"] <= summary["median"]) & (summary["median"] <= summary["highest"])).all()
+    assert summary["median"].between(-1, 1).all()
+    assert not [t for t in tables(at) if "how_computed" in t.columns]  # closed: not built
+    groups = next(t for t in tables(open_lazy(at, "The seven groups")) if "how_computed" in t.columns)
+    assert len(groups) == 7

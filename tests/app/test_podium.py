@@ -6,7 +6,7 @@ import pytest
 from helm_core.data import load_release
 from helm_core.ranking import RECIPES
 
-from .helpers import open_page, texts
+from .helpers import open_lazy, open_page, tables, texts
 from .rankings_helpers import (NO_EFFICIENCY, chart_keys, chart_spec, loaded_session, metrics, open_with, sliders,
                                values, without_efficiency)
 
@@ -123,8 +123,8 @@ def test_top_n_changes_the_slope_chart_and_tables():
     at.select_slider(key="n").set_value(30).run()
     n30 = len(values(chart_spec(at, "podium_slope")["data"][-1]["y"]))
     assert n30 > n10 >= 10
-    tables = [d.value for d in at.dataframe if "win rate" in d.value.columns]
-    assert len(tables[0]) == 30
+    top = [t for t in tables(at) if "win rate" in t.columns]
+    assert len(top[0]) == 30
 
 
 def test_spread_changes_the_stability_numbers():
@@ -247,3 +247,18 @@ def test_a_one_model_release_says_a_ranking_needs_two():
     at = open_with(PAGE, session=loaded_session(rel))
     assert any("needs at least two models" in str(w.value) for w in at.warning)
     assert chart_keys(at) == []
+
+
+def test_top_tables_and_the_full_ranking_behind_a_lazy_expander():
+    at = open_page(PAGE)
+    acc, rec = [t for t in tables(at) if {"rank", "model"} <= set(t.columns)]
+    assert list(acc.columns) == ["rank", "win rate", "model"] and list(rec.columns) == ["rank", "score", "model"]
+    assert len(acc) == len(rec) == 10
+    assert acc["rank"].is_monotonic_increasing and rec["rank"].is_monotonic_increasing
+    assert acc["win rate"].is_monotonic_decreasing and rec["score"].is_monotonic_decreasing
+    assert not [t for t in tables(at) if "note" in t.columns]  # closed: not built
+    open_lazy(at, "Every model under")
+    full = next(t for t in tables(at) if "note" in t.columns)
+    assert len(full) == len(load_release().models)
+    flagged = full[full["model"].str.endswith(" †")]
+    assert len(flagged) and flagged["note"].str.startswith("no ").all()

@@ -8,7 +8,7 @@ from helm_core import bibtex, content
 from ui import nav
 
 from .critique_helpers import open_at
-from .helpers import texts
+from .helpers import tables, texts
 
 PAGE = nav.spec_for("references").file
 REFS = content.load_references()
@@ -60,7 +60,7 @@ def test_bad_topic_shows_everything(bad):
 
 def test_provenance_table_lists_repositories_and_licences():
     at = open_at(PAGE)
-    prov = at.dataframe[0].value
+    prov = tables(at)[0]
     assert {"stanford-crfm/helm", "evaleval/every_eval_ever", "socialfoundations/benchbench"} <= set(prov["source"])
     lic = prov.set_index("source")["licence"]
     assert lic["stanford-crfm/helm"] == "Apache-2.0" and lic["evaleval/every_eval_ever"] == "MIT"

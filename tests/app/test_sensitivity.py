@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from helm_core import sensitivity as sens
 from helm_core.data import load_release
 
-from .helpers import ROOT, TIMEOUT, assert_clean, texts
+from .helpers import ROOT, TIMEOUT, assert_clean, is_md_table, md_rows, parse_md_table, texts
 
 PAGE = "app_pages/sensitivity.py"
 NQ = "NaturalQuestions (open-book)"
@@ -97,9 +97,12 @@ def test_rank_tables_highlight_changes():
     s = sens.flip_summary(f)
     assert m["Models that change rank"] == f"{s['moved']} of {s['n']}"
     assert m["Largest move"] == f"{s['max_move']} places"
-    tables = [d.value for d in at.dataframe if {"rank", "change"} <= set(d.value.columns)]
-    assert len(tables) == 2
-    best, worst = tables
+    shown = [m.value for m in at.markdown if is_md_table(m.value) and {"rank", "change"} <= set(md_rows(m.value)[0])]
+    assert len(shown) == 2
+    best, worst = (parse_md_table(t) for t in shown)
+    # Every row that changes place is highlighted, and only those.
+    marked = {i for i, row in enumerate(md_rows(shown[0])[1:]) if all(c.startswith(":orange-background[") for c in row)}
+    assert marked == {i for i, c in enumerate(best["change"]) if c != "="} and marked
     assert best["model"].iloc[0] == f.sort_values("rank_if_best")["model"].iloc[0]
     t5 = best.set_index("model").loc["T5 (11B)", "change"]
     assert t5.startswith("▼")

@@ -8,7 +8,7 @@ from helm_core import content
 from ui import nav
 
 from .critique_helpers import open_at
-from .helpers import texts
+from .helpers import tables, texts
 
 PAGE = nav.spec_for("studies").file
 STUDIES = content.load_studies()
@@ -22,8 +22,8 @@ def _zoom_heading(at) -> str:
 
 def test_overview_lists_every_study_and_26_scenarios():
     at = open_at(PAGE)
-    table = at.dataframe[0].value
-    assert len(table) == len(STUDIES.studies) and table["new_scenarios"].sum() == 26
+    table = tables(at)[0]
+    assert len(table) == len(STUDIES.studies) and table["new scenarios"].sum() == 26
     t = texts(at)
     assert "7 targeted evaluations" in t and "26 new targeted scenarios" in t
     assert CLAIMS["headline_targeted"].statement in t
@@ -43,7 +43,7 @@ def test_picking_a_study_zooms_into_it(study):
     assert _zoom_heading(at).startswith("#### " + study.name.replace("&", "&amp;"))
     t = texts(at)
     assert CLAIMS[study.claim].statement in t
-    scen = at.dataframe[1].value
+    scen = tables(at)[1]
     assert list(scen["scenario"]) == [s.name for s in study.scenarios]
 
 
@@ -56,14 +56,14 @@ def test_study_from_the_url(study):
 
 def test_knowledge_study_shows_the_reused_core_scenarios_from_the_data():
     at = open_at(PAGE, {"study": "knowledge"})
-    top = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    top = next(d for d in tables(at) if "rank" in d.columns)
     assert set(top["scenario"]) == {"NaturalQuestions (closed-book)", "HellaSwag", "OpenbookQA", "TruthfulQA", "MMLU"}
     assert top.groupby("scenario").size().max() == 3
 
 
 def test_knowledge_study_follows_the_cohort():
     at = open_at(PAGE, {"study": "knowledge", "access": "closed", "cohort": "paper"})
-    top = next(d.value for d in at.dataframe if "rank" in d.value.columns)
+    top = next(d for d in tables(at) if "rank" in d.columns)
     assert set(top["model"]) <= {"Anthropic-LM v4-s3 (52B)", "TNLG v2 (530B)", "TNLG v2 (6.7B)"}
 
 
@@ -89,6 +89,10 @@ def test_grid_blur_example_comes_from_the_data():
     at = open_at(PAGE)
     t = texts(at)
     assert "accuracy **0.505**, the mean of 54 runs" in t and "from 0.000 to 1.000" in t
+    cells = next(d for d in tables(at) if "HELM's value" in d.columns)
+    assert cells["HELM's value"].iloc[0] == pytest.approx(0.505, abs=5e-4)
+    assert cells["runs averaged"].iloc[0] == 54
+    assert (cells["lowest run"] <= cells["HELM's value"]).all() and (cells["HELM's value"] <= cells["highest run"]).all()
 
 
 def test_grid_blur_example_without_opt_in_the_cohort():

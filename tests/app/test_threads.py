@@ -10,7 +10,7 @@ from helm_core import content
 from ui import nav
 
 from .critique_helpers import open_at, page_links
-from .helpers import texts
+from .helpers import tables, texts
 
 PAGE = nav.spec_for("threads").file
 THREADS = content.load_threads()
@@ -22,7 +22,7 @@ AVAILABLE = {p.url_path for p in nav.available_pages()}
 def test_default_is_the_first_thread_and_the_table_lists_all_four():
     at = open_at(PAGE)
     assert at.subheader[0].value == THREADS[0].title
-    table = at.dataframe[0].value
+    table = tables(at)[0]
     assert list(table["thread"]) == [t.title for t in THREADS]
 
 

@@ -28,9 +28,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, extra_env: dict | None = None) -> subprocess.Popen:
+def start_server(port: int, extra_env: dict | None = None, script: Path = ROOT / "Home.py") -> subprocess.Popen:
+    """`streamlit run script` on localhost:port, returned once it answers its health check."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", **(extra_env or {})}
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "Home.py"), "--server.port", str(port),
+    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -49,10 +50,10 @@ def start_server(port: int, extra_env: dict | None = None) -> subprocess.Popen:
 
 
 @contextlib.contextmanager
-def serving(extra_env: dict | None = None):
-    """A `streamlit run Home.py` on a free port for the block; the process's `.url` is the app's address."""
+def serving(extra_env: dict | None = None, script: Path = ROOT / "Home.py"):
+    """A `streamlit run Home.py` (or `script`) on a free port for the block; the process's `.url` is its address."""
     port = free_port()
-    proc = start_server(port, extra_env)
+    proc = start_server(port, extra_env, script)
     proc.url = f"http://127.0.0.1:{port}"
     try:
         yield proc

@@ -1,0 +1,80 @@
+"""ui.components.table and its cell escaping: st.table renders cells as Markdown, so text is escaped for display
+while the data (what AppTest and a CSV see) stays as it is. The browser side is tests/e2e/test_tables_browser.py."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import components
+
+from .helpers import parse_md_table, tables
+
+WJ = "\u2060"
+
+
+@pytest.mark.parametrize("raw, escaped", [
+    ("GPT-3 (175B)", "GPT-3 (175B)"),
+    ("text-davinci-002", "text-davinci-002"),
+    ("a_b *c*", r"a\_b \*c\*"),
+    ("![i](x)", r"\!\[i\](x)"),
+    (":red[x] $y$ `z` ~w~", r"\:red\[x\] \$y\$ \`z\` \~w\~"),
+    ("<b>&amp;</b>", r"\<b\>\&amp;\</b\>"),
+    ("x\\y", r"x\\y"),
+    ("# h", r"\# h"),
+    ("  - item", r"  \- item"),
+    ("> quote", r"\> quote"),
+    ("12. x", r"12\. x"),
+    ("3) x", r"3\) x"),
+    ("0.123", "0.123"),
+    ("-0.5", "-0.5"),
+    ("---", r"\---"),
+    ("#h", "#h"),
+    ("a - b # c 1. d", "a - b # c 1. d"),
+    ("two\nlines", "two lines"),
+    ("http://x.invalid", f"http{WJ}\\://x.invalid"),
+    ("see www.x.invalid", f"see www{WJ}.x.invalid"),
+    ("a@b.invalid", f"a@{WJ}b.invalid"),
+    (3, "3"),
+])
+def test_cell_escapes_markup(raw, escaped):
+    assert components.cell(raw) == escaped
+
+
+def test_markdown_table_display():
+    md = components.markdown_table(
+        pd.DataFrame({"model": ["a_b", "x|y"], "score": [0.12345, None], "rank": pd.array([1, None], dtype="Int64"),
+                      "url": ["https://example.invalid/x_y", ""], "ok": [True, False]}),
+        labels={"score": "win *rate*"}, formats={"ok": {True: "yes", False: "no"}.get}, links=("url",),
+        highlight=[True, False])
+    assert md.split("\n") == [
+        r"| model | win \*rate\* | rank | url | ok |",
+        "|---|---:|---:|---|---|",
+        r"| :orange-background[a\_b] | :orange-background[0.123] | :orange-background[1] | "
+        r":orange-background[[https\://example.invalid/x\_y](<https://example.invalid/x_y>)] | :orange-background[yes] |",
+        r"| x\|y | – | – |  | no |",
+    ]
+
+
+def test_markdown_table_reads_back():
+    """The AppTest helper that reads tables back is the inverse of markdown_table for plain values."""
+    df = pd.DataFrame({"model": ["GPT-3 (175B)", "a_b *c* [d](e) #f", "- g"], "v": [0.5, 0.25, None],
+                       "n": [1, 2, 3]})
+    back = parse_md_table(components.markdown_table(df))
+    assert list(back.columns) == ["model", "v", "n"]
+    assert list(back["model"]) == list(df["model"]) and list(back["n"]) == [1, 2, 3]
+    assert back["v"].iloc[:2].tolist() == [0.5, 0.25] and pd.isna(back["v"].iloc[2])
+
+
+def _table_app():
+    from ui import components
+
+    components.table({"model": ["a_b"], "score": [0.5]}, height=120)
+    components.table({"model": ["c"]})
+
+
+def test_table_is_one_markdown_element():
+    at = AppTest.from_function(_table_app).run()
+    assert not at.exception
+    assert len(at.dataframe) == 0 and len(at.table) == 0
+    assert [t.to_dict("list") for t in tables(at)] == [{"model": ["a_b"], "score": [0.5]}, {"model": ["c"]}]
