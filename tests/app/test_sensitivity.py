@@ -163,3 +163,16 @@ def test_release_without_trials_or_nq():
     # without '# trials' no spread can be called a seed spread
     assert "does not say how many seeds each run had" in texts(at)
     assert any("No model of the current cohort has a spread over seeds alone" in str(i.value) for i in at.info)
+
+
+def test_rank_slope_draws_each_direction_as_one_trace_with_every_mover():
+    at = open_page()
+    fig = _figure(at, "sensitivity_ranks")
+    f = sens.rank_flips(load_release(), NQ)
+    movers = [t for t in fig["data"] if t.get("mode") == "lines+markers"]
+    assert [t["name"] for t in movers] == ["climbs when all are at their worst seed",
+                                           "drops when all are at their worst seed"]
+    for trace, sign in zip(movers, (1, -1)):
+        names = {row[0] for row in trace["customdata"] if row[0] is not None}
+        assert names == set(f.loc[f["change"] * sign > 0, "model"])
+        assert len(trace["x"]) == 3 * len(names)  # best, worst, gap per model
