@@ -54,8 +54,9 @@ with st.sidebar:
     st.caption(f"{len(models)} models selected · {cache.active_release().name}")
     presenter.toggle()
 
-if presenter.is_on():
-    presenter.bar(pg.url_path)
+counter = presenter.bar(pg.url_path) if presenter.is_on() else None
 pg.run()
+if counter is not None:
+    presenter.show_counter(counter, pg.url_path)
 presenter.write_url()
 state.finish_run()

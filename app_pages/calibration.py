@@ -24,6 +24,39 @@ CONF_RANGE = (-1.0, 1.0)
 N_RANGE = (50, 5000)
 VERDICT_BADGE = {"agrees": "green", "disagrees": "red", "partly agrees": "orange", "no clear relation": "gray",
                  "not enough data": "gray"}
+# The multiple-choice interfaces, shown on one made-up question (labelled as an illustration on screen).
+EXAMPLES = {
+    "joint": (
+        "Question: Where would you most likely keep a bottle of fresh milk?\n"
+        "A. In the oven\nB. In the refrigerator\nC. On a bookshelf\nD. In the garden\n"
+        "Answer:",
+        "All choices go into **one prompt** and the model answers with a letter (here it should continue with "
+        "\" B\"). The confidence HELM's calibration uses is the probability of the model's top prediction, "
+        "here the letter it picks.",
+    ),
+    "separate": (
+        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: in the oven\n\n"
+        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: in the refrigerator\n\n"
+        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: on a bookshelf\n\n"
+        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: in the garden",
+        "Each choice is scored **on its own**, as a continuation of the question: the model's probability of the "
+        "answer text, normalised by its length. The highest-scoring choice wins. The model never sees the other "
+        "choices, and it must return log-probabilities for text it did not generate.",
+    ),
+    "separate-calibrated": (
+        "Scored as in 'separate':\n"
+        "  Question: Where would you most likely keep a bottle of fresh milk?\n  Answer: in the refrigerator\n\n"
+        "…then divided by the probability of the same answer after a bare prompt:\n"
+        "  Answer: in the refrigerator",
+        "Like separate, but each choice's probability is **divided by its probability after the bare prompt "
+        "\"Answer:\"**, so an answer that is likely in any context (short, common words) gets no head start.",
+    ),
+}
+RELATED = {
+    "joint": ("mc_opt_hellaswag", "mc_anthropic_joint", "mc_reorders"),
+    "separate": ("mc_opt_hellaswag", "mc_hellaswag_order"),
+    "separate-calibrated": ("mc_reorders", "mc_anthropic_joint", "mc_hellaswag_order"),
+}
 
 
 def _number_in(lo: float, hi: float, *, integer: bool = False):
@@ -42,34 +75,7 @@ def _number_in(lo: float, hi: float, *, integer: bool = False):
 components.page_header("calibration")
 rel = cache.active_release()
 models = cache.active_models()
-main_slot = presenter.main_slot()
-
-# ----------------------------------------------------------------------------- 1. the reliability diagram
-st.subheader("1 · What \"90% sure\" should mean")
-st.markdown(
-    "A model is **calibrated** when its stated confidence matches how often it is right: of all the answers it "
-    "gives with 90% confidence, about 9 in 10 should be correct. A reliability diagram sorts the answers into "
-    "bins by confidence and plots, per bin, the share that was correct against the mean stated confidence. "
-    "The **expected calibration error (ECE)** is the gap between the two, averaged over the bins and weighted "
-    "by how many answers each bin holds. Points below the diagonal mean the model says more than it knows."
-)
-components.claim("ece_definition", compact=True)
-
-groups = instance_groups()
-if groups.empty:
-    source = "simulation"
-    st.info(
-        f"{rel.name} carries no per-instance confidences (HELM's leaderboard tables keep only the ECE per cell), "
-        "so the diagram below is a **simulation**. Load a HELM run with log-probabilities on the "
-        "*Bring Your Own HELM Output* page to see the diagram of a real model.",
-        icon=":material/science:",
-    )
-else:
-    state.allow("cal_source", ("data", "simulation"))
-    source = st.segmented_control(
-        "Diagram from", ("data", "simulation"), default="data", required=True, key="cal_source", bind="query-params",
-        help="data: the per-instance confidences of the loaded run; simulation: synthetic answers with sliders.",
-    )
+scenarios = calibration_scenarios()
 
 
 @st.fragment
@@ -148,160 +154,164 @@ def reliability_panel(source: str, groups) -> None:
         )
 
 
-with presenter.into(main_slot):
-    reliability_panel(source, groups)
-
-# ----------------------------------------------------------------------------- 2. the data
-st.subheader("2 · The data: accuracy against calibration, model by model")
-scenarios = calibration_scenarios()
-if not scenarios:
-    st.info(f"{rel.name} has no calibration values (ECE), so accuracy cannot be compared with calibration here.",
-            icon=":material/info:")
-elif not models:
-    st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to compare models.")
-else:
+def _diagram() -> None:
+    main_slot = presenter.main_slot()
+    st.subheader("1 · What \"90% sure\" should mean")
     st.markdown(
-        f"Each point is a model of the current cohort: its accuracy on the scenario and its ECE, as {rel.name} "
-        "reports them. The rank correlation says whether more accurate models tend to be better or worse calibrated."
+        "A model is **calibrated** when its stated confidence matches how often it is right: of all the answers it "
+        "gives with 90% confidence, about 9 in 10 should be correct. A reliability diagram sorts the answers into "
+        "bins by confidence and plots, per bin, the share that was correct against the mean stated confidence. "
+        "The **expected calibration error (ECE)** is the gap between the two, averaged over the bins and weighted "
+        "by how many answers each bin holds. Points below the diagonal mean the model says more than it knows."
     )
-    components.claim("calibration_depends", compact=True)
-    state.allow("cal_scenario", scenarios)
-    default = scenarios.index("HellaSwag") if "HellaSwag" in scenarios else 0
-    scenario = st.selectbox("Scenario", scenarios, index=default, key="cal_scenario", bind="query-params")
-    df = accuracy_vs_ece(scenario, models)
-    corr = correlation_summary(scenario, models)
-    if len(df) < 3:
-        st.info(f"Only {len(df)} model(s) of the current cohort have both accuracy and ECE on "
-                f"{components.text(scenario)}: too few for a correlation. Widen the cohort or pick another scenario.")
-    else:
-        metric = str(df["accuracy_metric"].iloc[0])
-        c = st.columns(3)
-        c[0].metric("Models with both values", f"{corr['n']:,}")
-        c[1].metric("Rank correlation, accuracy vs ECE", f"{corr['spearman']:+.2f}",
-                    help="Spearman: rank both, then Pearson on the ranks. + means more accurate models have a "
-                         "higher ECE (worse calibrated); − means they are better calibrated.")
-        c[2].metric("Pearson correlation", f"{corr['pearson']:+.2f}")
-        best = df.iloc[0]
-        lowest = df.loc[df["ece"].idxmin()]
-        fig = charts_reliability.accuracy_ece_scatter(df, scenario=scenario, metric=metric)
-        components.chart(
-            fig, key="calibration_scatter",
-            alt=(f"Scatter of {len(df)} models on {scenario}: accuracy ({metric}) against ECE, rank correlation "
-                 f"{corr['spearman']:+.2f}. Most accurate: {best['model']} ({best['accuracy']:.3f}, ECE "
-                 f"{best['ece']:.3f}); best calibrated: {lowest['model']} (ECE {lowest['ece']:.3f})."),
-            data=df, data_name=f"accuracy_vs_ece_{scenario}",
+    components.claim("ece_definition", compact=True)
+
+    groups = instance_groups()
+    if groups.empty:
+        source = "simulation"
+        st.info(
+            f"{rel.name} carries no per-instance confidences (HELM's leaderboard tables keep only the ECE per cell), "
+            "so the diagram below is a **simulation**. Load a HELM run with log-probabilities on the "
+            "*Bring Your Own HELM Output* page to see the diagram of a real model.",
+            icon=":material/science:",
         )
-    missing = models_without_ece(scenario, models)
-    if not missing.empty:
-        st.caption(f"{len(missing)} model(s) of the cohort have accuracy but no ECE on {components.text(scenario)}: "
-                   + components.text(", ".join(missing["model"])) + ". See *the interface behind calibration* below.")
+    else:
+        state.allow("cal_source", ("data", "simulation"))
+        source = st.segmented_control(
+            "Diagram from", ("data", "simulation"), default="data", required=True, key="cal_source", bind="query-params",
+            help="data: the per-instance confidences of the loaded run; simulation: synthetic answers with sliders.",
+        )
 
-    st.markdown("#### Does this release agree with the paper?")
-    st.caption(f"Computed from {rel.name} for the current cohort ({len(models)} models). The paper's numbers come "
-               "from its own 2022 runs; later releases recomputed several metrics, so the two can differ.")
-    for _, v in claim_verdicts(models).iterrows():
+    with presenter.into(main_slot):
+        reliability_panel(source, groups)
+
+
+def _data() -> None:
+    st.subheader("2 · The data: accuracy against calibration, model by model")
+    if not scenarios:
+        st.info(f"{rel.name} has no calibration values (ECE), so accuracy cannot be compared with calibration here.",
+                icon=":material/info:")
+    elif not models:
+        st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to compare models.")
+    else:
+        st.markdown(
+            f"Each point is a model of the current cohort: its accuracy on the scenario and its ECE, as {rel.name} "
+            "reports them. The rank correlation says whether more accurate models tend to be better or worse calibrated."
+        )
+        components.claim("calibration_depends", compact=True)
+        state.allow("cal_scenario", scenarios)
+        default = scenarios.index("HellaSwag") if "HellaSwag" in scenarios else 0
+        scenario = st.selectbox("Scenario", scenarios, index=default, key="cal_scenario", bind="query-params")
+        df = accuracy_vs_ece(scenario, models)
+        corr = correlation_summary(scenario, models)
+        if len(df) < 3:
+            st.info(f"Only {len(df)} model(s) of the current cohort have both accuracy and ECE on "
+                    f"{components.text(scenario)}: too few for a correlation. Widen the cohort or pick another scenario.")
+        else:
+            metric = str(df["accuracy_metric"].iloc[0])
+            c = st.columns(3)
+            c[0].metric("Models with both values", f"{corr['n']:,}")
+            c[1].metric("Rank correlation, accuracy vs ECE", f"{corr['spearman']:+.2f}",
+                        help="Spearman: rank both, then Pearson on the ranks. + means more accurate models have a "
+                             "higher ECE (worse calibrated); − means they are better calibrated.")
+            c[2].metric("Pearson correlation", f"{corr['pearson']:+.2f}")
+            best = df.iloc[0]
+            lowest = df.loc[df["ece"].idxmin()]
+            fig = charts_reliability.accuracy_ece_scatter(df, scenario=scenario, metric=metric)
+            components.chart(
+                fig, key="calibration_scatter",
+                alt=(f"Scatter of {len(df)} models on {scenario}: accuracy ({metric}) against ECE, rank correlation "
+                     f"{corr['spearman']:+.2f}. Most accurate: {best['model']} ({best['accuracy']:.3f}, ECE "
+                     f"{best['ece']:.3f}); best calibrated: {lowest['model']} (ECE {lowest['ece']:.3f})."),
+                data=df, data_name=f"accuracy_vs_ece_{scenario}",
+            )
+        missing = models_without_ece(scenario, models)
+        if not missing.empty:
+            st.caption(f"{len(missing)} model(s) of the cohort have accuracy but no ECE on {components.text(scenario)}: "
+                       + components.text(", ".join(missing["model"]))
+                       + ". See *The interface behind calibration* under *Switch interfaces*.")
+
+        st.markdown("#### Does this release agree with the paper?")
+        st.caption(f"Computed from {rel.name} for the current cohort ({len(models)} models). The paper's numbers come "
+                   "from its own 2022 runs; later releases recomputed several metrics, so the two can differ.")
+        for _, v in claim_verdicts(models).iterrows():
+            with st.container(border=True):
+                components.claim(v["claim_id"], compact=True)
+                colour = VERDICT_BADGE.get(v["verdict"], "gray")
+                st.markdown(f":{colour}-badge[This release {v['verdict']}] {components.text(v['detail'])}")
+
+
+def _interfaces() -> None:
+    st.subheader("3 · Switch interfaces")
+    st.markdown(
+        "A multiple-choice question can be put to a language model in three ways, and HELM found that the choice "
+        "can matter as much as the model. Switch between them:"
+    )
+    state.allow("cal_method", calibration.MC_METHODS)
+    method = st.segmented_control("Multiple-choice interface", calibration.MC_METHODS, default="joint", required=True,
+                                  key="cal_method", bind="query-params")
+    prompt, how = EXAMPLES[method]
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(":orange-badge[Illustration] A made-up question, not an instance from HELM's data; it shows the "
+                    "shape of each interface, not HELM's exact prompt text.")
         with st.container(border=True):
-            components.claim(v["claim_id"], compact=True)
-            colour = VERDICT_BADGE.get(v["verdict"], "gray")
-            st.markdown(f":{colour}-badge[This release {v['verdict']}] {components.text(v['detail'])}")
+            # Plain text, not st.code: the code block's highlighter costs ~0.2 s of browser time on this page.
+            st.text(prompt)
+        st.markdown(how)
+    with right:
+        uses = method_scenarios(method, models)
+        if uses.empty:
+            st.info(f"None of the core scenarios that use {method} by default is in {rel.name}.")
+        else:
+            st.markdown(f"**Core scenarios that use *{method}* by default in HELM**, with the models of the current "
+                        f"cohort measured there ({rel.name}):\n\n"
+                        + "\n".join(f"- {components.text(r.scenario)}: {r.models_with_accuracy:,} with accuracy, "
+                                     f"{r.models_with_ece:,} with an ECE" for r in uses.itertuples()))
+        components.claim("mc_methods", compact=True)
+    st.markdown(f"**What the paper found, with *{method}* in view:**")
+    for cid in RELATED[method]:
+        components.claim(cid)
+    with st.expander("All of the paper's findings on the multiple-choice interface"):
+        for cid in ("mc_opt_hellaswag", "mc_anthropic_joint", "mc_reorders", "mc_hellaswag_order"):
+            components.claim(cid, compact=True)
 
-# ----------------------------------------------------------------------------- 3. the interface
-st.subheader("3 · Switch interfaces")
-st.markdown(
-    "A multiple-choice question can be put to a language model in three ways, and HELM found that the choice "
-    "can matter as much as the model. Switch between them:"
-)
-state.allow("cal_method", calibration.MC_METHODS)
-method = st.segmented_control("Multiple-choice interface", calibration.MC_METHODS, default="joint", required=True,
-                              key="cal_method", bind="query-params")
-EXAMPLES = {
-    "joint": (
-        "Question: Where would you most likely keep a bottle of fresh milk?\n"
-        "A. In the oven\nB. In the refrigerator\nC. On a bookshelf\nD. In the garden\n"
-        "Answer:",
-        "All choices go into **one prompt** and the model answers with a letter (here it should continue with "
-        "\" B\"). The confidence HELM's calibration uses is the probability of the model's top prediction, "
-        "here the letter it picks.",
-    ),
-    "separate": (
-        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: in the oven\n\n"
-        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: in the refrigerator\n\n"
-        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: on a bookshelf\n\n"
-        "Question: Where would you most likely keep a bottle of fresh milk?\nAnswer: in the garden",
-        "Each choice is scored **on its own**, as a continuation of the question: the model's probability of the "
-        "answer text, normalised by its length. The highest-scoring choice wins. The model never sees the other "
-        "choices, and it must return log-probabilities for text it did not generate.",
-    ),
-    "separate-calibrated": (
-        "Scored as in 'separate':\n"
-        "  Question: Where would you most likely keep a bottle of fresh milk?\n  Answer: in the refrigerator\n\n"
-        "…then divided by the probability of the same answer after a bare prompt:\n"
-        "  Answer: in the refrigerator",
-        "Like separate, but each choice's probability is **divided by its probability after the bare prompt "
-        "\"Answer:\"**, so an answer that is likely in any context (short, common words) gets no head start.",
-    ),
-}
-prompt, how = EXAMPLES[method]
-left, right = st.columns([3, 2])
-with left:
-    st.markdown(":orange-badge[Illustration] A made-up question, not an instance from HELM's data; it shows the "
-                "shape of each interface, not HELM's exact prompt text.")
-    with st.container(border=True):
-        # Plain text, not st.code: the code block's highlighter costs ~0.2 s of browser time on this page.
-        st.text(prompt)
-    st.markdown(how)
-with right:
-    uses = method_scenarios(method, models)
-    if uses.empty:
-        st.info(f"None of the core scenarios that use {method} by default is in {rel.name}.")
+    st.markdown("#### The interface behind calibration")
+    st.markdown(
+        "Calibration needs one more thing from the interface: the probability the model gave its own answer. "
+        "Where HELM got no usable probabilities back from a model's API, its calibration cannot be measured at all: "
+        "the cell stays blank, which is different from a good or a bad score."
+    )
+    if not models:
+        st.warning("No model matches the sidebar's cohort and access filter.")
+    elif not scenarios:
+        st.info(f"{rel.name} has no calibration values, so there is nothing to compare accuracy with.")
     else:
-        st.markdown(f"**Core scenarios that use *{method}* by default in HELM**, with the models of the current "
-                    f"cohort measured there ({rel.name}):\n\n"
-                    + "\n".join(f"- {components.text(r.scenario)}: {r.models_with_accuracy:,} with accuracy, "
-                                 f"{r.models_with_ece:,} with an ECE" for r in uses.itertuples()))
-    components.claim("mc_methods", compact=True)
-RELATED = {
-    "joint": ("mc_opt_hellaswag", "mc_anthropic_joint", "mc_reorders"),
-    "separate": ("mc_opt_hellaswag", "mc_hellaswag_order"),
-    "separate-calibrated": ("mc_reorders", "mc_anthropic_joint", "mc_hellaswag_order"),
-}
-st.markdown(f"**What the paper found, with *{method}* in view:**")
-for cid in RELATED[method]:
-    components.claim(cid)
-with st.expander("All of the paper's findings on the multiple-choice interface"):
-    for cid in ("mc_opt_hellaswag", "mc_anthropic_joint", "mc_reorders", "mc_hellaswag_order"):
-        components.claim(cid, compact=True)
+        gaps = models_without_ece(None, models)
+        if gaps.empty:
+            st.success(f"Every model of the current cohort that has an accuracy value on a calibration scenario also has "
+                       f"its ECE there ({rel.name}).")
+        else:
+            never = gaps[gaps["n_with_ece"] == 0]
+            some = gaps[gaps["n_with_ece"] > 0]
+            c = st.columns(2)
+            c[0].metric("Models with accuracy but never an ECE", f"{len(never):,}",
+                        help=f"Across the {len(scenarios)} scenarios where {rel.name} reports ECE for some model.")
+            c[1].metric("Models missing ECE on some scenarios only", f"{len(some):,}")
+            if not never.empty:
+                st.markdown("**No ECE anywhere:** " + components.text(", ".join(never["model"])) + ".")
+            if not some.empty:
+                st.markdown("**ECE missing on some scenarios:** " + components.text(
+                    "; ".join(f"{m} ({k} of {k + w})" for m, k, w in zip(some["model"], some["n_missing"], some["n_with_ece"])))
+                    + ". The table lists which.")
+            components.table(gaps, labels={"n_missing": "scenarios without ECE", "n_with_ece": "scenarios with ECE",
+                                           "scenarios": "no ECE on"})
+            components.download(gaps, "models_without_ece", key="calibration_no_ece_csv")
 
-st.markdown("#### The interface behind calibration")
-st.markdown(
-    "Calibration needs one more thing from the interface: the probability the model gave its own answer. "
-    "Where HELM got no usable probabilities back from a model's API, its calibration cannot be measured at all: "
-    "the cell stays blank, which is different from a good or a bad score."
-)
-if not models:
-    st.warning("No model matches the sidebar's cohort and access filter.")
-elif not scenarios:
-    st.info(f"{rel.name} has no calibration values, so there is nothing to compare accuracy with.")
-else:
-    gaps = models_without_ece(None, models)
-    if gaps.empty:
-        st.success(f"Every model of the current cohort that has an accuracy value on a calibration scenario also has "
-                   f"its ECE there ({rel.name}).")
-    else:
-        never = gaps[gaps["n_with_ece"] == 0]
-        some = gaps[gaps["n_with_ece"] > 0]
-        c = st.columns(2)
-        c[0].metric("Models with accuracy but never an ECE", f"{len(never):,}",
-                    help=f"Across the {len(scenarios)} scenarios where {rel.name} reports ECE for some model.")
-        c[1].metric("Models missing ECE on some scenarios only", f"{len(some):,}")
-        if not never.empty:
-            st.markdown("**No ECE anywhere:** " + components.text(", ".join(never["model"])) + ".")
-        if not some.empty:
-            st.markdown("**ECE missing on some scenarios:** " + components.text(
-                "; ".join(f"{m} ({k} of {k + w})" for m, k, w in zip(some["model"], some["n_missing"], some["n_with_ece"])))
-                + ". The table lists which.")
-        components.table(gaps, labels={"n_missing": "scenarios without ECE", "n_with_ece": "scenarios with ECE",
-                                       "scenarios": "no ECE on"})
-        components.download(gaps, "models_without_ece", key="calibration_no_ece_csv")
 
+components.sections("calibration_section", {
+    "Reliability diagram": _diagram,
+    "Accuracy and calibration": _data,
+    "Switch interfaces": _interfaces,
+}, keep=["cal_source", "cal_bins", "cal_acc", "cal_conf", "cal_n", "cal_run", "cal_scenario", "cal_method"])
 components.onward("calibration")

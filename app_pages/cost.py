@@ -28,13 +28,6 @@ if len(models) < 2:
     st.stop()
 
 base = recipe_ranking(models, ACCURACY_ONLY, "renormalize")
-main_slot = presenter.main_slot()
-st.markdown(
-    "Each bubble is a model: further right is more capable, lower is cheaper to run. Colour is harm risk, "
-    "bubble size the number of parameters. The dashed line is the **Pareto front**: the models no other model "
-    "beats on both capability and cost. The ringed, labelled models are the top three of the current recipe "
-    "(shared with the *One Recipe Reorders The Podium* page)."
-)
 
 
 @st.fragment
@@ -151,65 +144,80 @@ def _table(drawn: pd.DataFrame, y: str) -> pd.DataFrame:
         .sort_values("capability", ascending=False)
 
 
-with presenter.into(main_slot):
-    chart_section()
+def _chart() -> None:
+    main_slot = presenter.main_slot()
+    st.markdown(
+        "Each bubble is a model: further right is more capable, lower is cheaper to run. Colour is harm risk, "
+        "bubble size the number of parameters. The dashed line is the **Pareto front**: the models no other model "
+        "beats on both capability and cost. The ringed, labelled models are the top three of the current recipe "
+        "(shared with the *One Recipe Reorders The Podium* page)."
+    )
+    with presenter.into(main_slot):
+        chart_section()
 
-st.subheader("What the paper said, and what v0.4.0 shows")
-checks = cost_view(models, "win_rate", "toxic_frac", "runtime")
-kind = checks.win_rate_kind
-left, right = st.columns(2)
-with left:
-    components.claim("scale_finding")
-    ce = checks.scale_check
-    if ce.empty:
-        st.markdown(f"**The data agrees** for this cohort ({kind} accuracy win rates): no model above 55% has "
-                    "fewer than 50B parameters.")
-    else:
-        names = ", ".join(f"{components.text(m)} ({charts_rankings.fmt_params(p, s)}, {c:.3f})"
-                          for m, p, s, c in ce[["model", "params", "params_speculative", "capability"]]
-                          .head(8).itertuples(index=False))
-        more = f" and {len(ce) - 8} more" if len(ce) > 8 else ""
-        st.markdown(f"**{rel_name} disagrees** ({kind} accuracy win rates, this cohort): {len(ce):,} models above "
-                    f"0.55 have fewer than 50B parameters: {names}{more}.")
-    components.claim("access_finding")
-    acc = checks.access_check
-    if acc.empty:
-        st.info("No accuracy win rates in this cohort to compare access levels.")
-    else:
-        st.markdown("Best model per access level (accuracy win rate, rank in this cohort):  \n" + "  \n".join(
-            f"- **{components.text(r.access)}**: {components.text(r.model)} ({r.capability:.3f}, #{r.rank} of "
-            f"{len(checks.frontier.frame):,}; {r.models} {components.text(r.access)} models)"
-            for r in acc.itertuples()))
-        top_access = acc.iloc[0]["access"]
-        st.markdown(
-            "**The data agrees** here: the best open model trails the best limited or closed one."
-            if top_access != "open" else
-            f"**{rel_name} disagrees** for this cohort: the most capable model is open. The paper's finding was "
-            "about its 2022 cohort."
-        )
-with right:
-    components.claim("efficiency_tradeoff")
-    if checks.tradeoff_n >= 3:
-        rho = checks.tradeoff_rho
-        strength = "weak" if abs(rho) < 0.3 else ("moderate" if abs(rho) < 0.6 else "strong")
-        direction = "more capable models tend to be slower" if rho > 0 else "more capable models tend to be faster"
-        st.markdown(
-            f"Across the {checks.tradeoff_n} models with a runtime, the rank correlation of accuracy win rate with "
-            f"runtime is **{rho:+.2f}** ({strength}): {direction}"
-            + (", but loosely: no clean trade-off across all models." if abs(rho) < 0.6 else ".")
-        )
-        orgs = checks.tradeoff_orgs
-        if len(orgs):
-            components.table(orgs, labels={"organization": "organization (≈ family)",
-                                           "rho_params_capability": "size vs capability (rank corr.)",
-                                           "rho_params_runtime": "size vs runtime (rank corr.)"},
-                             formats={"size vs capability (rank corr.)": "{:+.2f}",
-                                      "size vs runtime (rank corr.)": "{:+.2f}"})
-            st.caption("Within an organization, bigger models tend to be more capable and slower when both "
-                       "correlations are positive. Organizations stand in for families; OpenAI's rows mix the "
-                       "GPT-3 and InstructGPT series, whose sizes HELM marks as speculative.")
-    else:
-        st.info("Fewer than three models in this cohort have a runtime, so the trade-off cannot be checked.")
-    components.claim("denoised_runtime")
 
+def _paper() -> None:
+    st.subheader("What the paper said, and what v0.4.0 shows")
+    checks = cost_view(models, "win_rate", "toxic_frac", "runtime")
+    kind = checks.win_rate_kind
+    left, right = st.columns(2)
+    with left:
+        components.claim("scale_finding")
+        ce = checks.scale_check
+        if ce.empty:
+            st.markdown(f"**The data agrees** for this cohort ({kind} accuracy win rates): no model above 55% has "
+                        "fewer than 50B parameters.")
+        else:
+            names = ", ".join(f"{components.text(m)} ({charts_rankings.fmt_params(p, s)}, {c:.3f})"
+                              for m, p, s, c in ce[["model", "params", "params_speculative", "capability"]]
+                              .head(8).itertuples(index=False))
+            more = f" and {len(ce) - 8} more" if len(ce) > 8 else ""
+            st.markdown(f"**{rel_name} disagrees** ({kind} accuracy win rates, this cohort): {len(ce):,} models above "
+                        f"0.55 have fewer than 50B parameters: {names}{more}.")
+        components.claim("access_finding")
+        acc = checks.access_check
+        if acc.empty:
+            st.info("No accuracy win rates in this cohort to compare access levels.")
+        else:
+            st.markdown("Best model per access level (accuracy win rate, rank in this cohort):  \n" + "  \n".join(
+                f"- **{components.text(r.access)}**: {components.text(r.model)} ({r.capability:.3f}, #{r.rank} of "
+                f"{len(checks.frontier.frame):,}; {r.models} {components.text(r.access)} models)"
+                for r in acc.itertuples()))
+            top_access = acc.iloc[0]["access"]
+            st.markdown(
+                "**The data agrees** here: the best open model trails the best limited or closed one."
+                if top_access != "open" else
+                f"**{rel_name} disagrees** for this cohort: the most capable model is open. The paper's finding was "
+                "about its 2022 cohort."
+            )
+    with right:
+        components.claim("efficiency_tradeoff")
+        if checks.tradeoff_n >= 3:
+            rho = checks.tradeoff_rho
+            strength = "weak" if abs(rho) < 0.3 else ("moderate" if abs(rho) < 0.6 else "strong")
+            direction = "more capable models tend to be slower" if rho > 0 else "more capable models tend to be faster"
+            st.markdown(
+                f"Across the {checks.tradeoff_n} models with a runtime, the rank correlation of accuracy win rate with "
+                f"runtime is **{rho:+.2f}** ({strength}): {direction}"
+                + (", but loosely: no clean trade-off across all models." if abs(rho) < 0.6 else ".")
+            )
+            orgs = checks.tradeoff_orgs
+            if len(orgs):
+                components.table(orgs, labels={"organization": "organization (≈ family)",
+                                               "rho_params_capability": "size vs capability (rank corr.)",
+                                               "rho_params_runtime": "size vs runtime (rank corr.)"},
+                                 formats={"size vs capability (rank corr.)": "{:+.2f}",
+                                          "size vs runtime (rank corr.)": "{:+.2f}"})
+                st.caption("Within an organization, bigger models tend to be more capable and slower when both "
+                           "correlations are positive. Organizations stand in for families; OpenAI's rows mix the "
+                           "GPT-3 and InstructGPT series, whose sizes HELM marks as speculative.")
+        else:
+            st.info("Fewer than three models in this cohort have a runtime, so the trade-off cannot be checked.")
+        components.claim("denoised_runtime")
+
+
+components.sections("cost_section", {
+    "Capability vs cost": _chart,
+    "Paper findings": _paper,
+}, keep=["cap", "cost", "harm", *recipe_controls.QUERY_KEYS])
 components.onward("cost")

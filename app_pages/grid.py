@@ -34,122 +34,95 @@ components.page_header("grid")
 rel = cache.active_release()
 models = cache.active_models()
 
-if not models:
-    st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the grid.")
-    components.onward("grid")
-    st.stop()
-main_slot = presenter.main_slot()
 
-# ---------------------------------------------------------------- blank counts, always visible
-counts = blank_counts(models)
-c = st.columns(3)
-c[0].metric("Blank cells · paper claim", f"{counts['paper']}", help=f"{112 - counts['paper']} of 112 measured "
-            f"({(112 - counts['paper']) / 112:.1%}).", border=True)
-c[1].metric("Blank cells · HELM schema", f"{counts['schema']}", help=f"{112 - counts['schema']} of 112 listed "
-            f"({(112 - counts['schema']) / 112:.1%}).", border=True)
-c[2].metric(f"Blank cells · {rel.name} data", f"{counts['data']}",
-            help=f"{112 - counts['data']} of 112 cells have a value for at least one of the {len(models):,} "
-                 "models in the sidebar's cohort.", border=True)
-st.caption("Blank cells are signal: each one says what HELM could not, or did not, measure.")
+def _ready() -> bool:
+    if not models:
+        st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the grid.")
+    return bool(models)
 
-missing_groups = groups_without_values(models)
-missing_scen = scenarios_without_values(models)
-if missing_groups or missing_scen:
-    parts = []
-    if missing_groups:
-        parts.append("metric group(s) " + ", ".join(GROUP_LABELS[g] for g in missing_groups))
-    if missing_scen:
-        parts.append("core scenario(s) " + ", ".join(components.text(s) for s in missing_scen))
-    st.info("This dataset and cohort hold no value for " + "; ".join(parts) + ": the data view shows them blank.")
 
-# ---------------------------------------------------------------- the view and the grid
-state.allow("view", grid.VIEWS)
-view = st.radio("View", options=list(grid.VIEWS), captions=VIEW_CAPTIONS, horizontal=True, key="view",
-                bind="query-params",
-                help="paper = the paper's claim; schema = HELM's own schema_classic.yaml; data = the results tables.")
-view = view if view in grid.VIEWS else "paper"
-cells = grid_cells(view, models)
-n_meas = int(cells["measured"].sum())
+def _view() -> str:
+    """The view picker, shared by the grid and the blank-cell sections (one key, so one choice)."""
+    state.allow("view", grid.VIEWS)
+    view = st.radio("View", options=list(grid.VIEWS), captions=VIEW_CAPTIONS, horizontal=True, key="view",
+                    bind="query-params",
+                    help="paper = the paper's claim; schema = HELM's own schema_classic.yaml; data = the results tables.")
+    return view if view in grid.VIEWS else "paper"
 
-# Presenter mode: the grid goes full width into the slot under the header; the claims follow below.
-left, right = (main_slot, st.container()) if main_slot is not None else st.columns([3, 2], gap="large")
-with left:
-    intro = st if main_slot is None else right  # presenter mode: the chart first, this line under it
-    intro.markdown(f"**{grid.VIEW_LABELS[view]}**: {n_meas} of 112 cells measured, {112 - n_meas} blank. "
-                   "Hover a cell for its metrics, coverage and best model; click it (or pick it below) for every "
-                   "model's value.")
-    fig = charts.figure(grid_spec(view, models))
-    blanks_text = "; ".join(f"{r.scenario} {r.group_label}" for r in cells[~cells["measured"]].itertuples())
-    event = components.chart(
-        fig, key="grid_cells",
-        alt=(f"16 by 7 grid of core scenarios and metric groups, {grid.VIEW_LABELS[view]} view: {n_meas} cells "
-             f"measured and {112 - n_meas} blank. Blank: {blanks_text}."),
-        data=cells.drop(columns=["token"]), data_name=f"core_grid_{view}",
-        on_select="rerun", selection_mode="points", main=True,
-    )
 
-with right:
-    st.markdown("**The paper's count**")
-    components.claim("grid_98_of_112", compact=True)
-    st.markdown("**6 summarization gaps**")
-    components.claim("grid_blanks_summarization", compact=True)
-    st.markdown("**8 bias and toxicity gaps**")
-    components.claim("grid_blanks_harms", compact=True)
-    st.markdown("**Where the schema differs: MS MARCO calibration**")
-    components.claim("grid_msmarco_calibration", compact=True)
+def _grid() -> None:
+    main_slot = presenter.main_slot()
+    if not _ready():
+        return
+    # ------------------------------------------------------------ blank counts
+    counts = blank_counts(models)
+    c = st.columns(3)
+    c[0].metric("Blank cells · paper claim", f"{counts['paper']}", help=f"{112 - counts['paper']} of 112 measured "
+                f"({(112 - counts['paper']) / 112:.1%}).", border=True)
+    c[1].metric("Blank cells · HELM schema", f"{counts['schema']}", help=f"{112 - counts['schema']} of 112 listed "
+                f"({(112 - counts['schema']) / 112:.1%}).", border=True)
+    c[2].metric(f"Blank cells · {rel.name} data", f"{counts['data']}",
+                help=f"{112 - counts['data']} of 112 cells have a value for at least one of the {len(models):,} "
+                     "models in the sidebar's cohort.", border=True)
+    st.caption("Blank cells are signal: each one says what HELM could not, or did not, measure.")
 
-# ---------------------------------------------------------------- differences between views
-st.subheader("Where the three views disagree")
-diff = grid_differences(models)
-if diff.empty:
-    st.markdown("The three views agree on every cell for this cohort.")
-else:
-    paper_not_schema = diff[diff["paper"] & ~diff["schema"]]
-    schema_not_data = diff[diff["schema"] & (diff["data_models"] == 0)]
-    lines = []
-    if not paper_not_schema.empty:
-        lines.append(f"- **The paper counts, the schema leaves blank** ({len(paper_not_schema)}): "
-                     + ", ".join(f"{components.text(r.scenario)} {r.group_label}"
-                                 for r in paper_not_schema.itertuples()) + ".")
-    if not schema_not_data.empty:
-        lines.append(f"- **The schema lists, the data holds no value for this cohort** ({len(schema_not_data)}): "
-                     + ", ".join(f"{components.text(r.scenario)} {r.group_label}"
-                                 for r in schema_not_data.itertuples()) + ".")
-    other = diff[~diff.index.isin(paper_not_schema.index) & ~diff.index.isin(schema_not_data.index)]
-    if not other.empty:
-        lines.append(f"- **Other differences** ({len(other)}): "
-                     + ", ".join(f"{components.text(r.scenario)} {r.group_label} ({r.difference})"
-                                 for r in other.itertuples()) + ".")
-    st.markdown("\n".join(lines))
-    with st.expander(f"All {len(diff)} cells where the views differ"):
-        yes_no = {True: "yes", False: "no"}.get
-        components.table(diff.drop(columns=["metric_group"]),
-                         labels={"group_label": "metric group", "paper": "paper counts it",
-                                 "schema": "schema lists it", "data_models": "models with a value"},
-                         formats={"paper counts it": yes_no, "schema lists it": yes_no})
-        components.download(diff, "core_grid_differences", key="grid_diff_csv")
+    missing_groups = groups_without_values(models)
+    missing_scen = scenarios_without_values(models)
+    if missing_groups or missing_scen:
+        parts = []
+        if missing_groups:
+            parts.append("metric group(s) " + ", ".join(GROUP_LABELS[g] for g in missing_groups))
+        if missing_scen:
+            parts.append("core scenario(s) " + ", ".join(components.text(s) for s in missing_scen))
+        st.info("This dataset and cohort hold no value for " + "; ".join(parts) + ": the data view shows them blank.")
 
-# ---------------------------------------------------------------- cell detail
-st.subheader("Cell detail")
-points = (event.selection.points if event is not None and "selection" in event else []) or []
-clicked = None
-if points:
-    cd = points[0].get("customdata")
-    if isinstance(cd, (list, tuple)) and cd and cd[0] in TOKENS:
-        clicked = cd[0]
-if clicked is None:
-    st.session_state.pop("_grid_last_click", None)
-elif clicked != st.session_state.get("_grid_last_click"):
-    st.session_state["_grid_last_click"] = clicked
-    st.session_state["cell"] = clicked
+    # ------------------------------------------------------------ the view and the grid
+    view = _view()
+    cells = grid_cells(view, models)
+    n_meas = int(cells["measured"].sum())
 
-state.allow("cell", TOKENS)
-token = st.selectbox("Cell (scenario|metric group)", options=TOKENS, index=None, key="cell", bind="query-params",
-                     placeholder="Click a cell in the grid, or pick one here",
-                     help="The selected cell is kept in the link, so a prepared URL opens on it.")
-if token is None:
-    st.caption("No cell selected yet.")
-else:
+    # Presenter mode: the grid goes full width into the slot under the tab bar; the claims follow below.
+    left, right = (main_slot, st.container()) if main_slot is not None else st.columns([3, 2], gap="large")
+    with left:
+        intro = st if main_slot is None else right  # presenter mode: the chart first, this line under it
+        intro.markdown(f"**{grid.VIEW_LABELS[view]}**: {n_meas} of 112 cells measured, {112 - n_meas} blank. "
+                       "Hover a cell for its metrics, coverage and best model; click it (or pick it below) for every "
+                       "model's value.")
+        fig = charts.figure(grid_spec(view, models))
+        blanks_text = "; ".join(f"{r.scenario} {r.group_label}" for r in cells[~cells["measured"]].itertuples())
+        event = components.chart(
+            fig, key="grid_cells",
+            alt=(f"16 by 7 grid of core scenarios and metric groups, {grid.VIEW_LABELS[view]} view: {n_meas} cells "
+                 f"measured and {112 - n_meas} blank. Blank: {blanks_text}."),
+            data=cells.drop(columns=["token"]), data_name=f"core_grid_{view}",
+            on_select="rerun", selection_mode="points", main=True,
+        )
+
+    with right:
+        st.markdown("**The paper's count**")
+        components.claim("grid_98_of_112", compact=True)
+        st.markdown("**6 summarization gaps**")
+        components.claim("grid_blanks_summarization", compact=True)
+        st.markdown("**8 bias and toxicity gaps**")
+        components.claim("grid_blanks_harms", compact=True)
+        st.markdown("**Where the schema differs: MS MARCO calibration**")
+        components.claim("grid_msmarco_calibration", compact=True)
+
+    _cell_detail(view, cells, event)
+
+
+def _cell_detail(view: str, cells, event) -> None:
+    """The clicked (or picked) cell: its metrics, views, best model and every model's value."""
+    st.subheader("Cell detail")
+    components.pick_by_click(event, TOKENS, key="cell")
+
+    state.allow("cell", TOKENS)
+    token = st.selectbox("Cell (scenario|metric group)", options=TOKENS, index=None, key="cell", bind="query-params",
+                         placeholder="Click a cell in the grid, or pick one here",
+                         help="The selected cell is kept in the link, so a prepared URL opens on it.")
+    if token is None:
+        st.caption("No cell selected yet.")
+        return
     scenario, group = grid.parse_cell_token(token)
     row = cells[cells["token"] == token].iloc[0]
     d = cell_detail(scenario, group, models)
@@ -202,17 +175,62 @@ else:
         with st.expander(f"{len(d.missing)} model(s) of the cohort without a value"):
             st.text("\n".join(d.missing))
 
-# ---------------------------------------------------------------- gaps with reasons
-st.subheader(f"Why each blank cell is blank ({view} view)")
-gaps = grid_gaps(view, models)
-if gaps.empty:
-    st.markdown("No blank cell in this view.")
-else:
-    kinds = gaps.groupby(["kind", "confidence"], sort=False).size()
-    st.markdown(" · ".join(f"{components.text(k)}: {n} {badge(conf)}" for (k, conf), n in kinds.items()))
-    components.table(gaps.drop(columns=["metric_group"]), labels={"group_label": "metric group"})
-    components.download(gaps, f"core_grid_gaps_{view}", key="grid_gaps_csv")
-    st.caption("Confidence: verified = read in HELM's code or schema; unverified = our inference, no source says "
-               "why; computed = only that the data holds no value.")
 
+def _differences() -> None:
+    if not _ready():
+        return
+    st.subheader("Where the three views disagree")
+    diff = grid_differences(models)
+    if diff.empty:
+        st.markdown("The three views agree on every cell for this cohort.")
+    else:
+        paper_not_schema = diff[diff["paper"] & ~diff["schema"]]
+        schema_not_data = diff[diff["schema"] & (diff["data_models"] == 0)]
+        lines = []
+        if not paper_not_schema.empty:
+            lines.append(f"- **The paper counts, the schema leaves blank** ({len(paper_not_schema)}): "
+                         + ", ".join(f"{components.text(r.scenario)} {r.group_label}"
+                                     for r in paper_not_schema.itertuples()) + ".")
+        if not schema_not_data.empty:
+            lines.append(f"- **The schema lists, the data holds no value for this cohort** ({len(schema_not_data)}): "
+                         + ", ".join(f"{components.text(r.scenario)} {r.group_label}"
+                                     for r in schema_not_data.itertuples()) + ".")
+        other = diff[~diff.index.isin(paper_not_schema.index) & ~diff.index.isin(schema_not_data.index)]
+        if not other.empty:
+            lines.append(f"- **Other differences** ({len(other)}): "
+                         + ", ".join(f"{components.text(r.scenario)} {r.group_label} ({r.difference})"
+                                     for r in other.itertuples()) + ".")
+        st.markdown("\n".join(lines))
+        with st.expander(f"All {len(diff)} cells where the views differ"):
+            yes_no = {True: "yes", False: "no"}.get
+            components.table(diff.drop(columns=["metric_group"]),
+                             labels={"group_label": "metric group", "paper": "paper counts it",
+                                     "schema": "schema lists it", "data_models": "models with a value"},
+                             formats={"paper counts it": yes_no, "schema lists it": yes_no})
+            components.download(diff, "core_grid_differences", key="grid_diff_csv")
+
+
+def _blanks() -> None:
+    if not _ready():
+        return
+    heading = st.container()  # the heading names the view, which is picked right under it
+    view = _view()
+    heading.subheader(f"Why each blank cell is blank ({view} view)")
+    gaps = grid_gaps(view, models)
+    if gaps.empty:
+        st.markdown("No blank cell in this view.")
+    else:
+        kinds = gaps.groupby(["kind", "confidence"], sort=False).size()
+        st.markdown(" · ".join(f"{components.text(k)}: {n} {badge(conf)}" for (k, conf), n in kinds.items()))
+        components.table(gaps.drop(columns=["metric_group"]), labels={"group_label": "metric group"})
+        components.download(gaps, f"core_grid_gaps_{view}", key="grid_gaps_csv")
+        st.caption("Confidence: verified = read in HELM's code or schema; unverified = our inference, no source says "
+                   "why; computed = only that the data holds no value.")
+
+
+components.sections("grid_section", {
+    "Grid": _grid,
+    "Where views differ": _differences,
+    "Why blank": _blanks,
+}, keep=["view", "cell"])
 components.onward("grid")

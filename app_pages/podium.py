@@ -40,15 +40,6 @@ if base.coverage.get("accuracy", 0) == 0:
     components.onward("podium")
     st.stop()
 
-main_slot = presenter.main_slot()
-st.caption(recipe_controls.kind_caption(base.kind, len(models), rel_name))
-st.markdown(
-    "HELM ranks models by **head-to-head win rate**: in each scenario column, the share of the other models a "
-    "model beats, averaged per metric group. A *recipe* weights the seven groups into one score. "
-    "Change the recipe and watch who stands on the podium."
-)
-components.claim("no_single_score", compact=True)
-
 
 @st.fragment
 def comparison() -> None:
@@ -150,7 +141,29 @@ def comparison() -> None:
             st.dataframe(full, hide_index=True, width="stretch")
             components.download(full, "recipe_ranking", key="podium_recipe_csv")
 
-    st.subheader("Is the podium robust, or an artefact of the recipe?")
+
+def _podium() -> None:
+    main_slot = presenter.main_slot()
+    st.caption(recipe_controls.kind_caption(base.kind, len(models), rel_name))
+    st.markdown(
+        "HELM ranks models by **head-to-head win rate**: in each scenario column, the share of the other models a "
+        "model beats, averaged per metric group. A *recipe* weights the seven groups into one score. "
+        "Change the recipe and watch who stands on the podium."
+    )
+    components.claim("no_single_score", compact=True)
+    with presenter.into(main_slot):
+        comparison()
+
+
+@st.fragment
+def stability() -> None:
+    """The podium's robustness to the recipe's weights, under the shared recipe controls."""
+    choice = recipe_controls.recipe_controls(base.coverage, len(models), expanded=False)
+    if choice.error:
+        st.warning(choice.error)
+        return
+    rr = recipe_ranking(models, choice.items, choice.missing)
+    weighted = [g for g, v in choice.raw.items() if v > 0]
     if len(weighted) < 2:
         st.info("This recipe weighs a single group, so there is nothing to perturb: its podium is that group's "
                 "ranking. Pick a recipe with two or more groups to test its stability.")
@@ -188,45 +201,50 @@ def comparison() -> None:
     )
 
 
-with presenter.into(main_slot):
-    comparison()
+def _robustness() -> None:
+    st.subheader("Is the podium robust, or an artefact of the recipe?")
+    st.markdown("The recipe under test is the one of the *Recipe podium* section (shared with the "
+                "*Capability vs Cost Pressure* page); change it here or there.")
+    stability()
 
-st.subheader("The paper's podium, and what v0.4.0 shows")
-components.claim("top_accuracy")
-check = paper_podium_check(None)
-if check.empty:
-    st.info(f"{rel_name} does not include the paper's podium models, so the claim cannot be checked here.")
-else:
-    full = recipe_ranking(None, ACCURACY_ONLY, "renormalize")
-    leaders = ", ".join(f"#{int(r['rank'])} {components.text(m)} ({r['score']:.3f})"
-                        for m, r in full.accuracy.head(3).iterrows())
-    lines = [f"- **Among all {int(check['n'].iloc[0])} models of {rel_name}** ({full.kind} accuracy win rates) the "
-             f"podium is {leaders}. The paper's three stand at "
-             + ", ".join(f"#{int(r['rank'])} {components.text(r['model'])} ({r['win_rate']:.3f})"
-                         for _, r in check.iterrows()) + "."]
-    if check["cohort_n"].iloc[0] > 1:
-        lines.append(
-            f"- **Among the paper's {int(check['cohort_n'].iloc[0])}-model cohort**, recomputed from {rel_name}'s "
-            "numbers: " + ", ".join(f"#{int(r['cohort_rank'])} {components.text(r['model'])} "
-                                    f"({r['cohort_win_rate']:.3f})" for _, r in check.iterrows()) + "."
+
+def _paper() -> None:
+    st.subheader("The paper's podium, and what v0.4.0 shows")
+    components.claim("top_accuracy")
+    check = paper_podium_check(None)
+    if check.empty:
+        st.info(f"{rel_name} does not include the paper's podium models, so the claim cannot be checked here.")
+    else:
+        full = recipe_ranking(None, ACCURACY_ONLY, "renormalize")
+        leaders = ", ".join(f"#{int(r['rank'])} {components.text(m)} ({r['score']:.3f})"
+                            for m, r in full.accuracy.head(3).iterrows())
+        lines = [f"- **Among all {int(check['n'].iloc[0])} models of {rel_name}** ({full.kind} accuracy win rates) the "
+                 f"podium is {leaders}. The paper's three stand at "
+                 + ", ".join(f"#{int(r['rank'])} {components.text(r['model'])} ({r['win_rate']:.3f})"
+                             for _, r in check.iterrows()) + "."]
+        if check["cohort_n"].iloc[0] > 1:
+            lines.append(
+                f"- **Among the paper's {int(check['cohort_n'].iloc[0])}-model cohort**, recomputed from {rel_name}'s "
+                "numbers: " + ", ".join(f"#{int(r['cohort_rank'])} {components.text(r['model'])} "
+                                        f"({r['cohort_win_rate']:.3f})" for _, r in check.iterrows()) + "."
+            )
+        st.markdown("\n".join(lines))
+        same = bool((check["cohort_rank"].to_numpy() == check["paper_place"].to_numpy()).all())
+        st.markdown(
+            ("So the data agrees with the paper **within its own cohort**, and disagrees once newer models join: "
+             "the podium depends on who is in the field, not only on the recipe."
+             if same else
+             "The data does **not** reproduce the paper's order, even within its cohort: the v0.4.0 numbers were "
+             "recomputed after the paper.")
         )
-    st.markdown("\n".join(lines))
-    same = bool((check["cohort_rank"].to_numpy() == check["paper_place"].to_numpy()).all())
-    st.markdown(
-        ("So the data agrees with the paper **within its own cohort**, and disagrees once newer models join: "
-         "the podium depends on who is in the field, not only on the recipe."
-         if same else
-         "The data does **not** reproduce the paper's order, even within its cohort: the v0.4.0 numbers were "
-         "recomputed after the paper.")
-    )
 
-dom = dominance_summary(models)
-if len(dom) >= 2:
-    st.markdown(
-        f"**Pareto dominance is rare, as HELM says:** of the {len(dom):,} models in this cohort with a win rate in "
-        f"all seven groups, **{int(dom.sum()):,}** are not dominated by any other (no model is at least as good "
-        "in every group and better in one). Without a recipe, most of them could claim a podium."
-    )
+    dom = dominance_summary(models)
+    if len(dom) >= 2:
+        st.markdown(
+            f"**Pareto dominance is rare, as HELM says:** of the {len(dom):,} models in this cohort with a win rate in "
+            f"all seven groups, **{int(dom.sum()):,}** are not dominated by any other (no model is at least as good "
+            "in every group and better in one). Without a recipe, most of them could claim a podium."
+        )
 
 
 @st.fragment
@@ -281,5 +299,10 @@ def model_set_demo() -> None:
                "differ slightly from HELM's published one: the inputs are rounded to 3 decimals.")
 
 
-model_set_demo()
+components.sections("podium_section", {
+    "Recipe podium": _podium,
+    "Robustness": _robustness,
+    "Paper podium": _paper,
+    "Field of rivals": model_set_demo,
+}, keep=[*recipe_controls.QUERY_KEYS, "n", "spread"])
 components.onward("podium")

@@ -38,22 +38,33 @@ def _move(change: float) -> str:
 components.page_header("sensitivity")
 rel = cache.active_release()
 models = cache.active_models()
-main_slot = presenter.main_slot()
-components.claim("fixed_examples", compact=True)
-
 scenarios = spread_scenarios()
-if not scenarios:
-    st.info(f"{rel.name} has no main-metric values, so there is no spread to show.", icon=":material/info:")
-elif not models:
-    st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the spread.")
-else:
-    # ------------------------------------------------------------------------- per model
+
+
+def _ready() -> bool:
+    if not scenarios:
+        st.info(f"{rel.name} has no main-metric values, so there is no spread to show.", icon=":material/info:")
+    elif not models:
+        st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the spread.")
+    return bool(scenarios and models)
+
+
+def _scenario() -> str:
+    """The scenario picker, shared by the per-model and the best-or-worst sections (one key, so one choice)."""
+    state.allow("sens_scenario", scenarios)
+    default = scenarios.index(NQ_OPEN) if NQ_OPEN in scenarios else 0
+    return st.selectbox("Scenario", scenarios, index=default, key="sens_scenario", bind="query-params")
+
+
+def _per_model() -> None:
+    main_slot = presenter.main_slot()
+    components.claim("fixed_examples", compact=True)
+    if not _ready():
+        return
     st.subheader("How far one model's score moves with the in-context examples")
     c1, c2 = st.columns([3, 1])
     with c1:
-        state.allow("sens_scenario", scenarios)
-        default = scenarios.index(NQ_OPEN) if NQ_OPEN in scenarios else 0
-        scenario = st.selectbox("Scenario", scenarios, index=default, key="sens_scenario", bind="query-params")
+        scenario = _scenario()
     with c2:
         state.allow("sens_sort", sensitivity.SORTS)
         sort = st.segmented_control("Sort models by", sensitivity.SORTS, default="mean", required=True, key="sens_sort",
@@ -110,7 +121,11 @@ else:
                 f"{len(jumpers)} of {len(seeded)} seeded models would change rank that way. Values: {rel.name}."
             )
 
-    # ------------------------------------------------------------------------- across scenarios
+
+
+def _across() -> None:
+    if not _ready():
+        return
     st.subheader("Which scenarios are most seed-sensitive")
     ms = median_spread(models)
     with_seeds = ms[ms["kind"] == "seeds"].sort_values("median_range", ascending=False)
@@ -135,8 +150,13 @@ else:
                    + components.text(", ".join(f"{s} ({n})" for s, n in zip(thin["scenario"], thin["n_seeded"])))
                    + ". Most models there combine several runs per cell.")
 
-    # ------------------------------------------------------------------------- rank flips
+
+def _best_or_worst() -> None:
+    if not _ready():
+        return
     st.subheader("If only the best seed, or only the worst seed, had been reported")
+    scenario = _scenario()
+    sp = seed_spread(scenario, models)
     if sp.empty:
         flips = sp.iloc[0:0]
     else:
@@ -146,6 +166,7 @@ else:
                 "so there is no best or worst seed to report. Try " + NQ_OPEN + ".")
     else:
         fs = sensitivity.flip_summary(flips)
+        metric = str(sp["metric"].iloc[0])
         st.markdown(
             "HELM reports the mean over the seeds. A paper that ran one seed would have reported one of them. "
             f"Here every model of the cohort with 3 seeds on {components.text(scenario)} is ranked by its best seed "
@@ -179,71 +200,77 @@ else:
             data=flips, data_name=f"rank_flips_{scenario}",
         )
 
-# ----------------------------------------------------------------------------- the paper's findings
-st.subheader("Prompt format and the number of examples: the paper's findings")
-st.markdown(
-    "HELM also ran ablations that change the prompt format and the number of in-context examples. Their results "
-    "are not in the core leaderboard tables this app carries, so they are shown as claims, with what the "
-    "core data says beside them."
-)
-components.claim("prompt_sensitivity")
-components.claim("format_collapse")
-nq = seed_spread(NQ_OPEN, models) if models and NQ_OPEN in (scenarios or []) else None
 
-
-def _nq_row(name: str):
-    if nq is None or nq.empty:
-        return None
-    hit = nq[nq["model"] == name]
-    return None if hit.empty else hit.iloc[0]
-
-
-bloom, anthropic, davinci = _nq_row("BLOOM (176B)"), _nq_row("Anthropic-LM v4-s3 (52B)"), _nq_row("davinci (175B)")
-if bloom is not None:
-    extra = (f" and Anthropic-LM v4-s3 (52B) {anthropic['mean']:.3f}" if anthropic is not None else "")
+def _findings() -> None:
+    st.subheader("Prompt format and the number of examples: the paper's findings")
     st.markdown(
-        f":blue-badge[From the data] With HELM's default format, {rel.name} gives BLOOM (176B) an F1 of "
-        f"{bloom['mean']:.3f} on {NQ_OPEN} (seeds {bloom['min']:.3f}–{bloom['max']:.3f}){extra}: in line with the "
-        "claim's starting point of about 60. The collapse to 8.5 under another format is not in these tables."
+        "HELM also ran ablations that change the prompt format and the number of in-context examples. Their results "
+        "are not in the core leaderboard tables this app carries, so they are shown as claims, with what the "
+        "core data says beside them."
     )
-else:
-    st.caption(f"BLOOM (176B) on {NQ_OPEN} is not in the current cohort or dataset, so the claim's baseline "
-               "cannot be checked here.")
-components.claim("seed_spread_nq")
-claims = cache.claims()
-claimed = claims["seed_spread_nq"].values  # (37.6, 63.6) in %
-check = sensitivity.compare_range(nq, "davinci (175B)", claimed[0] / 100, claimed[1] / 100) if nq is not None else None
-if check is not None:
-    verdict = "agrees" if check["agrees"] else "disagrees"
-    st.markdown(
-        f":{'green' if check['agrees'] else 'red'}-badge[This release {verdict}] In {rel.name}, davinci (175B) ranges "
-        f"from {check['min']:.1%} to {check['max']:.1%} F1 over its seeds on {NQ_OPEN}"
-        + ("." if check["agrees"] else
-           f", far narrower than the claimed {claimed[0]:.1f}% to {claimed[1]:.1f}%. Later releases recomputed the "
-           "runs, and the claim itself is unverified.")
-    )
-else:
-    st.caption(f"davinci (175B) has no seed spread on {NQ_OPEN} in the current cohort or dataset.")
-components.claim("seed_median_nq")
-if nq is not None:
-    med, n_seed = sensitivity.median_seed_range(nq)
-    low, high = claims["seed_median_nq"].values
-    if n_seed:
-        closer = "the study notes' figure" if abs(med - low) <= abs(med - high) else "the summary's figure"
+    components.claim("prompt_sensitivity")
+    components.claim("format_collapse")
+    nq = seed_spread(NQ_OPEN, models) if models and NQ_OPEN in (scenarios or []) else None
+
+    def _nq_row(name: str):
+        if nq is None or nq.empty:
+            return None
+        hit = nq[nq["model"] == name]
+        return None if hit.empty else hit.iloc[0]
+
+    bloom, anthropic = _nq_row("BLOOM (176B)"), _nq_row("Anthropic-LM v4-s3 (52B)")
+    if bloom is not None:
+        extra = (f" and Anthropic-LM v4-s3 (52B) {anthropic['mean']:.3f}" if anthropic is not None else "")
         st.markdown(
-            f":blue-badge[From the data] In {rel.name}, the median range over seeds on {NQ_OPEN} is {med:.3f} F1 "
-            f"across the cohort's {n_seed} models with 3 seeds: "
-            + (f"below {low:.2f}, as the study notes say, not {high:.2f}." if med < low else
-               f"not below {low:.2f}; closer to {closer} ({low:.2f} against {high:.2f}).")
+            f":blue-badge[From the data] With HELM's default format, {rel.name} gives BLOOM (176B) an F1 of "
+            f"{bloom['mean']:.3f} on {NQ_OPEN} (seeds {bloom['min']:.3f}–{bloom['max']:.3f}){extra}: in line with the "
+            "claim's starting point of about 60. The collapse to 8.5 under another format is not in these tables."
         )
-components.claim("incontext_count")
-components.claim("wild_swings")
-with st.container(border=True):
-    st.markdown(
-        "**What is unverified here.** Which of the six format variants collapsed BLOOM (176B), and its exact "
-        "starting value; davinci's seed range of 37.6% to 63.6%; the median seed range on NaturalQuestions "
-        "(open-book), where two secondary sources disagree (below 0.03 against about 0.17). The paper's PDF was not "
-        "available to check them; the badges above say how each claim is sourced."
-    )
+    else:
+        st.caption(f"BLOOM (176B) on {NQ_OPEN} is not in the current cohort or dataset, so the claim's baseline "
+                   "cannot be checked here.")
+    components.claim("seed_spread_nq")
+    claims = cache.claims()
+    claimed = claims["seed_spread_nq"].values  # (37.6, 63.6) in %
+    check = sensitivity.compare_range(nq, "davinci (175B)", claimed[0] / 100, claimed[1] / 100) if nq is not None else None
+    if check is not None:
+        verdict = "agrees" if check["agrees"] else "disagrees"
+        st.markdown(
+            f":{'green' if check['agrees'] else 'red'}-badge[This release {verdict}] In {rel.name}, davinci (175B) ranges "
+            f"from {check['min']:.1%} to {check['max']:.1%} F1 over its seeds on {NQ_OPEN}"
+            + ("." if check["agrees"] else
+               f", far narrower than the claimed {claimed[0]:.1f}% to {claimed[1]:.1f}%. Later releases recomputed the "
+               "runs, and the claim itself is unverified.")
+        )
+    else:
+        st.caption(f"davinci (175B) has no seed spread on {NQ_OPEN} in the current cohort or dataset.")
+    components.claim("seed_median_nq")
+    if nq is not None:
+        med, n_seed = sensitivity.median_seed_range(nq)
+        low, high = claims["seed_median_nq"].values
+        if n_seed:
+            closer = "the study notes' figure" if abs(med - low) <= abs(med - high) else "the summary's figure"
+            st.markdown(
+                f":blue-badge[From the data] In {rel.name}, the median range over seeds on {NQ_OPEN} is {med:.3f} F1 "
+                f"across the cohort's {n_seed} models with 3 seeds: "
+                + (f"below {low:.2f}, as the study notes say, not {high:.2f}." if med < low else
+                   f"not below {low:.2f}; closer to {closer} ({low:.2f} against {high:.2f}).")
+            )
+    components.claim("incontext_count")
+    components.claim("wild_swings")
+    with st.container(border=True):
+        st.markdown(
+            "**What is unverified here.** Which of the six format variants collapsed BLOOM (176B), and its exact "
+            "starting value; davinci's seed range of 37.6% to 63.6%; the median seed range on NaturalQuestions "
+            "(open-book), where two secondary sources disagree (below 0.03 against about 0.17). The paper's PDF was not "
+            "available to check them; the badges above say how each claim is sourced."
+        )
 
+
+components.sections("sensitivity_section", {
+    "Per model": _per_model,
+    "Across scenarios": _across,
+    "Best or worst seed": _best_or_worst,
+    "Format and examples": _findings,
+}, keep=["sens_scenario", "sens_sort"])
 components.onward("sensitivity")

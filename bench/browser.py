@@ -1,5 +1,6 @@
 """Browser timings: every page in Chromium until the script is done and every chart has drawn,
-beside a one-chart reference page served by a second server in the same run; and server RSS."""
+beside a one-chart reference page served by a second server in the same run; on pages with section tabs, the
+time from a click on another tab until that section has drawn; and server RSS."""
 from __future__ import annotations
 
 import statistics
@@ -20,7 +21,7 @@ def bench_browser(repeat: int = 3, only: set[str] | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
     from tests.e2e import conftest as e2e
-    from tests.e2e.helpers import open_url
+    from tests.e2e.helpers import open_section, open_url
     from ui import nav
 
     app_port, ref_port = e2e.free_port(), e2e.free_port()
@@ -42,6 +43,16 @@ def bench_browser(repeat: int = 3, only: set[str] | None = None) -> dict:
                     ctx.close()
                 return statistics.median(times)
 
+            def sections(url: str) -> list[float]:
+                """Open the page, then every other section tab in turn: seconds per switch."""
+                ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+                page = ctx.new_page()
+                open_url(page, url)
+                labels = page.locator('[data-testid="stMain"] [role="tab"]').all_inner_texts()
+                times = [open_section(page, label.strip()) for label in labels[1:]]
+                ctx.close()
+                return times
+
             measure(f"http://127.0.0.1:{app_port}/")  # warm the server's caches once
             ref_s = measure(f"http://127.0.0.1:{ref_port}/")
             out["reference_s"] = ref_s
@@ -49,7 +60,11 @@ def bench_browser(repeat: int = 3, only: set[str] | None = None) -> dict:
                 if only is not None and spec.url_path not in only:
                     continue
                 s = measure(f"http://127.0.0.1:{app_port}/{spec.url_path}")
-                out["pages"][spec.url_path or "(home)"] = {"browser_s": s, "ratio": s / ref_s}
+                row = {"browser_s": s, "ratio": s / ref_s}
+                switches = sections(f"http://127.0.0.1:{app_port}/{spec.url_path}")
+                if switches:
+                    row.update(section_switch_s=statistics.median(switches), section_switch_max_s=max(switches))
+                out["pages"][spec.url_path or "(home)"] = row
             browser.close()
         out["server_rss_mb"] = rss_mb(app.pid)
     finally:

@@ -11,7 +11,7 @@ import streamlit as st
 
 from helm_core.content import CONFIDENCE_LEVELS, Claim
 
-from . import cache, nav, presenter
+from . import cache, nav, presenter, state
 
 BADGE_COLOR = {"verified": "green", "quoted": "blue", "unverified": "orange"}
 
@@ -141,11 +141,46 @@ def table(data, *, formats: Mapping[str, str | Callable] | None = None, labels: 
         st.markdown(md)
 
 
+def pick_by_click(event, tokens: Sequence[str], *, key: str) -> None:
+    """A click on a chart point whose first customdata value is one of `tokens` sets the widget `key` to it.
+    Once per click: later reruns still carry the same selection, and must not undo a choice made since in the
+    widget itself."""
+    points = (event.selection.points if event is not None and "selection" in event else []) or []
+    clicked = None
+    if points:
+        cd = points[0].get("customdata")
+        if isinstance(cd, (list, tuple)) and cd and cd[0] in tokens:
+            clicked = cd[0]
+    last = f"_{key}_last_click"
+    if clicked is None:
+        st.session_state.pop(last, None)
+    elif clicked != st.session_state.get(last):
+        st.session_state[last] = clicked
+        st.session_state[key] = clicked
+
+
 def lazy_expander(label: str, *, key: str):
     """An expander whose body is built only while it is open (a closed one ships nothing to the browser, so a
     big table inside costs the page nothing). Returns the expander to write into, or None when closed."""
     box = st.expander(label, key=key, on_change="rerun")
     return box if box.open else None
+
+
+def sections(key: str, builders: Mapping[str, Callable[[], None]], *, keep: Sequence[str] = ()) -> str:
+    """A page's sections as tabs where only the open one is built: a closed tab ships nothing to the browser,
+    so a page's first load draws one section's charts, not all of them. The open tab is in the URL (`key`,
+    its label), so a link opens the same section. `builders` maps each label to the function that draws it;
+    `keep` names the query keys of widgets in every section, so their values survive while another section is
+    open. Returns the open label."""
+    labels = list(builders)
+    state.allow(key, labels)
+    state.keep(keep)
+    tabs = st.tabs(labels, key=key, on_change="rerun", bind="query-params")
+    presenter.record_sections(key, labels)  # so presenter mode's Previous/Next can step through the tabs
+    opened = next((label for label, tab in zip(labels, tabs) if tab.open), labels[0])
+    with tabs[labels.index(opened)]:
+        builders[opened]()
+    return opened
 
 
 def download(df: pd.DataFrame, name: str, *, key: str, label: str = "Download CSV") -> None:

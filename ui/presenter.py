@@ -48,9 +48,9 @@ def is_on() -> bool:
     return bool(st.session_state.get(KEY, False))
 
 
-# In presenter mode a page's main chart sits right under the header and is at most this tall,
-# so it is fully visible on a 1280 × 720 screen (bar ≈ 70 px, compact header ≈ 110 px).
-MAIN_CHART_MAX_HEIGHT = 470
+# In presenter mode a page's main chart sits right under the header (and the section tabs) and is at most this
+# tall, so it is fully visible on a 1280 × 720 screen (bar ≈ 70 px, compact header ≈ 110 px, tabs ≈ 80 px).
+MAIN_CHART_MAX_HEIGHT = 440
 
 
 def chart_height(normal: int) -> int:
@@ -91,21 +91,77 @@ def toggle() -> None:
               help="Large type, no sidebar, Previous/Next buttons (PageUp/PageDown) through the sections.")
 
 
-def bar(current_url_path: str) -> None:
-    """Previous / Next buttons with a 'section k of n' counter; keyboard: PageUp/PageDown."""
+# The section tabs of each page visited in this session (ui.components.sections), so Previous/Next can step
+# through a page's tabs before moving to another page: {url_path: (tab key, labels)}.
+_SECTIONS = "_presenter_sections"
+_OPEN_PAGE_SECTIONS = "_presenter_open_page_sections"
+
+
+def record_sections(key: str, labels: list[str]) -> None:
+    """Called by ui.components.sections: the page being run has these section tabs."""
+    st.session_state[_OPEN_PAGE_SECTIONS] = (key, list(labels))
+
+
+def _tab_position(url_path: str) -> tuple[str, list[str], int] | None:
+    rec = st.session_state.get(_SECTIONS, {}).get(url_path)
+    if rec is None:
+        return None
+    key, labels = rec
+    current = st.session_state.get(key)
+    return key, labels, labels.index(current) if current in labels else 0
+
+
+def bar(current_url_path: str):
+    """Previous / Next buttons with a 'section k of n' counter; keyboard: PageUp/PageDown. On a page with section
+    tabs they step through its tabs first. Returns the counter's slot for `show_counter`, filled once the page
+    has run (and so has said which tabs it has)."""
+    st.session_state.pop(_OPEN_PAGE_SECTIONS, None)  # the page about to run records its own
     pages = nav.available_pages()
     idx = next((i for i, p in enumerate(pages) if p.url_path == current_url_path), 0)
+    tabs = _tab_position(current_url_path)
     st.html(_CSS)
     st.html(_SCROLL_TOP, unsafe_allow_javascript=True)
     cols = st.columns([1, 1, 3, 1], vertical_alignment="center")
+    first = idx == 0 and (tabs is None or tabs[2] == 0)
+    last = idx >= len(pages) - 1 and (tabs is None or tabs[2] == len(tabs[1]) - 1)
     prev_clicked = cols[0].button("Previous", icon=":material/arrow_back:", shortcut="PageUp",
-                                  disabled=idx == 0, key="present_prev", help="Previous section (PageUp)")
+                                  disabled=first, key="present_prev", help="Previous section (PageUp)")
     next_clicked = cols[1].button("Next", icon=":material/arrow_forward:", shortcut="PageDown",
-                                  disabled=idx >= len(pages) - 1, key="present_next", help="Next section (PageDown)")
-    cols[2].markdown(f"**Section {idx + 1} of {len(pages)}** · {pages[idx].section}")
+                                  disabled=last, key="present_next", help="Next section (PageDown)")
+    counter = cols[2].empty()
     cols[3].button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
+    if tabs is not None:
+        key, labels, at = tabs
+        step = 1 if next_clicked else -1 if prev_clicked else 0
+        if step and 0 <= at + step < len(labels):
+            # Before the page runs, so the tabs (not drawn yet in this run) open on the new label.
+            st.session_state[key] = labels[at + step]
+            return counter
     target = pages[idx - 1] if prev_clicked and idx > 0 else pages[idx + 1] if next_clicked and idx < len(pages) - 1 else None
     if target is not None:
         # st.switch_page would clear the URL, which Streamlit refuses while widgets are bound to it;
         # passing the parameters to keep replaces them instead (bound sidebar widgets keep their values).
-        st.switch_page(target.file, query_params={PARAM: "1"})
+        # Going back lands on the previous page's last tab, when this session has seen that page.
+        query = {PARAM: "1"}
+        back = st.session_state.get(_SECTIONS, {}).get(target.url_path) if prev_clicked else None
+        if back is not None:
+            query[back[0]] = back[1][-1]
+        st.switch_page(target.file, query_params=query)
+    return counter
+
+
+def show_counter(counter, current_url_path: str) -> None:
+    """After the page has run: remember its section tabs and show 'Section k of n · tab j of m'."""
+    pages = nav.available_pages()
+    idx = next((i for i, p in enumerate(pages) if p.url_path == current_url_path), 0)
+    rec = st.session_state.pop(_OPEN_PAGE_SECTIONS, None)
+    known = st.session_state.setdefault(_SECTIONS, {})
+    if rec is None:
+        known.pop(current_url_path, None)
+    else:
+        known[current_url_path] = rec
+    text = f"**Section {idx + 1} of {len(pages)}** · {pages[idx].section}"
+    tabs = _tab_position(current_url_path)
+    if tabs is not None:
+        text += f" · tab {tabs[2] + 1} of {len(tabs[1])}"
+    counter.markdown(text)

@@ -36,6 +36,7 @@ MISSING_CAPTIONS = {
     "exclude": "leave it out (flagged)",
 }
 WEIGHT_KEYS: dict[str, str] = {g: f"w_{g}" for g in ranking.RECIPE_GROUPS}
+QUERY_KEYS: tuple[str, ...] = (RECIPE_KEY, MISSING_KEY, *WEIGHT_KEYS.values())  # every key the controls bind
 _PENDING = "_recipe_pending"
 
 

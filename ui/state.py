@@ -48,6 +48,12 @@ def allow(key: str, valid: Collection[str] | Callable[[str], bool] | None = None
     return None
 
 
+def keep(keys: Iterable[str]) -> None:
+    """Declare query keys of widgets this run does not draw (a closed section's), so a link's values, and the
+    ones set earlier in the session, survive until the widget is drawn again and checks them with `allow`."""
+    st.session_state.setdefault(_ALLOWED, set()).update(keys)
+
+
 def finish_run() -> None:
     """Drop query parameters no widget or page declared in this run, with a notice."""
     allowed = st.session_state.get(_ALLOWED, set())

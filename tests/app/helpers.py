@@ -58,6 +58,45 @@ def open_lazy(at: AppTest, label_prefix: str) -> AppTest:
     return at
 
 
+def section_tabs(at: AppTest) -> tuple[str | None, list]:
+    """The page's section tabs (ui.components.sections): their query key, and the tabs in order
+    (`.label`; a closed section's tab has no children, since only the open one is built)."""
+    def find(node):
+        children = getattr(node, "children", None)
+        if not isinstance(children, dict):
+            return None
+        if any(type(c).__name__ == "Tab" for c in children.values()):
+            return node
+        return next((hit for c in children.values() if (hit := find(c)) is not None), None)
+
+    block = find(at._tree)
+    if block is None:
+        return None, []
+    return block.proto.tab_container.query_param_key, [c for c in block.children.values() if type(c).__name__ == "Tab"]
+
+
+def section_labels(at: AppTest) -> list[str]:
+    """The labels of the page's section tabs, in order."""
+    return [t.label for t in section_tabs(at)[1]]
+
+
+def open_section(at: AppTest, label: str) -> AppTest:
+    """Open the section tab `label` and rerun, the way a click does: only the open section is built."""
+    key, tabs = section_tabs(at)
+    assert label in [t.label for t in tabs], (label, [t.label for t in tabs])
+    at.session_state[key] = label
+    if key in at.query_params:  # a section opened by the link: the link's value would win on the rerun
+        at.query_params[key] = label
+    at.run()
+    assert_clean(at)
+    return at
+
+
+def chart_keys(at: AppTest) -> list[str]:
+    """The keys of the plotly charts on the page, in order."""
+    return [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
+
+
 def tables(at: AppTest) -> list[pd.DataFrame]:
     """The data of every table on the page: st.dataframe, and the Markdown tables of ui.components.table read
     back (text unescaped, "–" as missing, numeric columns as numbers, highlight markers dropped)."""

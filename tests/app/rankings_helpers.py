@@ -37,15 +37,19 @@ def chart_spec(at: AppTest, key: str) -> dict:
     raise AssertionError(f"no chart with key {key!r}; charts: {[c.proto.id for c in at.get('plotly_chart')]}")
 
 
+def chart_alt(at: AppTest, key: str) -> str:
+    """The text alternative (the browser's aria-label) of the chart drawn with components.chart(key=...)."""
+    for c in at.get("plotly_chart"):
+        if c.proto.id.endswith("-" + key):
+            return c.proto.alt
+    raise AssertionError(f"no chart with key {key!r}; charts: {[c.proto.id for c in at.get('plotly_chart')]}")
+
+
 def values(v) -> list:
     """A plotly JSON array as a list (plotly 7 sends numpy arrays as base64 typed arrays)."""
     if isinstance(v, dict) and "bdata" in v:
         return np.frombuffer(base64.b64decode(v["bdata"]), dtype=np.dtype(v["dtype"])).tolist()
     return list(v)
-
-
-def chart_keys(at: AppTest) -> list[str]:
-    return [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]
 
 
 def metrics(at: AppTest) -> dict[str, str]:

@@ -13,14 +13,17 @@ from streamlit.testing.v1 import AppTest
 from helm_core import calibration as cal
 from helm_core.data import load_release
 
-from .helpers import ROOT, TIMEOUT, assert_clean, tables, texts
+from .helpers import ROOT, TIMEOUT, assert_clean, chart_keys, open_section, section_labels, section_tabs, tables, texts
 
 PAGE = "app_pages/calibration.py"
+SECTIONS = ["Reliability diagram", "Accuracy and calibration", "Switch interfaces"]
 
 
-def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: dict | None = None) -> AppTest:
+def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: dict | None = None,
+              section: str | None = None) -> AppTest:
     """Like helpers.open_page, but the page's own query keys reach the page: the first run (the default page)
-    drops keys it does not declare, so they are set again after switching, before the page's first run."""
+    drops keys it does not declare, so they are set again after switching, before the page's first run.
+    Then opens `section`."""
     at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
     for k, v in (query or {}).items():
         at.query_params[k] = v
@@ -32,6 +35,8 @@ def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: di
         at.query_params[k] = v
     at.run()
     assert_clean(at)
+    if section is not None:
+        open_section(at, section)
     return at
 
 
@@ -58,6 +63,35 @@ def test_default_shows_a_labelled_simulation():
     fig = _figure(at, "calibration_reliability")
     assert "SIMULATION" in fig["layout"]["title"]["text"]
     assert any("SIMULATION" in a["text"] for a in fig["layout"]["annotations"])
+
+
+def test_sections_build_only_the_open_one():
+    at = open_page(PAGE)
+    key, tabs = section_tabs(at)
+    assert key == "calibration_section" and section_labels(at) == SECTIONS
+    assert [len(t.children) > 0 for t in tabs] == [True, False, False]
+    assert chart_keys(at) == ["calibration_reliability"]
+    open_section(at, "Accuracy and calibration")
+    assert [len(t.children) > 0 for t in section_tabs(at)[1]] == [False, True, False]
+    assert chart_keys(at) == ["calibration_scatter"]
+    open_section(at, "Switch interfaces")
+    assert not at.get("plotly_chart")
+
+
+def test_simulation_settings_survive_a_section_switch():
+    at = open_page(PAGE)
+    at.slider(key="cal_conf").set_value(-0.5).run()
+    ece = _metrics(at)["ECE"]
+    open_section(at, "Switch interfaces")
+    open_section(at, "Reliability diagram")
+    assert at.slider(key="cal_conf").value == pytest.approx(-0.5)
+    assert _metrics(at)["ECE"] == ece
+
+
+@pytest.mark.parametrize("value", ["Nope", "", "switch interfaces"])
+def test_bad_section_in_url_opens_the_first(value):
+    at = open_page(PAGE, query={"calibration_section": value})
+    _figure(at, "calibration_reliability")
 
 
 def test_overconfidence_slider_grows_ece():
@@ -106,7 +140,7 @@ def test_bin_strategy_switch_changes_the_bins():
 
 
 def test_scenario_switch_and_verdicts():
-    at = open_page(PAGE)
+    at = open_page(PAGE, section="Accuracy and calibration")
     assert at.selectbox(key="cal_scenario").value == "HellaSwag"
     assert float(_metrics(at)["Rank correlation, accuracy vs ECE"]) > 0.5
     at.selectbox(key="cal_scenario").set_value("OpenbookQA").run()
@@ -117,7 +151,7 @@ def test_scenario_switch_and_verdicts():
 
 
 def test_interface_switch_shows_each_method():
-    at = open_page(PAGE)
+    at = open_page(PAGE, section="Switch interfaces")
     assert "A. In the oven" in at.text[0].value
     assert "Illustration" in texts(at)
     at.button_group(key="cal_method").set_value("separate").run()
@@ -130,7 +164,7 @@ def test_interface_switch_shows_each_method():
 
 
 def test_models_without_ece_are_listed():
-    at = open_page(PAGE)
+    at = open_page(PAGE, section="Switch interfaces")
     t = texts(at)
     assert "gpt-3.5-turbo-0301" in t and "Falcon (40B)" in t
     never = cal.models_without_ece(load_release())
@@ -141,36 +175,47 @@ def test_models_without_ece_are_listed():
 
 
 def test_url_seeds_the_widgets():
-    at = open_page(PAGE, query={"cal_scenario": "CivilComments", "cal_method": "joint", "cal_acc": "0.9",
+    at = open_page(PAGE, query={"cal_scenario": "CivilComments", "cal_method": "separate", "cal_acc": "0.9",
                                 "cal_conf": "-1.0", "cal_n": "500", "cal_bins": "uniform"})
-    assert at.selectbox(key="cal_scenario").value == "CivilComments"
     assert at.slider(key="cal_acc").value == pytest.approx(0.9)
     assert _metrics(at)["Answers"] == "500"
     sim = cal.simulated_reliability(0.9, -1.0, 500, 10, "uniform", 0)
     assert _metrics(at)["ECE"] == f"{sim['ece']:.3f}"
+    # The other sections' values wait in the link until their section opens.
+    assert at.query_params["cal_scenario"] == "CivilComments" and at.query_params["cal_method"] == "separate"
+    open_section(at, "Accuracy and calibration")
+    assert at.selectbox(key="cal_scenario").value == "CivilComments"
+    open_section(at, "Switch interfaces")
+    assert at.button_group(key="cal_method").value == "separate"
+
+
+def test_url_opens_a_section():
+    at = open_page(PAGE, query={"calibration_section": "Switch interfaces"})
+    assert "A. In the oven" in at.text[0].value
+    assert not at.get("plotly_chart")
 
 
 BAD_QUERIES = [
-    # key, bad value, how to read the widget, its default
-    ("cal_acc", "5", "slider", 0.7),
-    ("cal_conf", "nan", "slider", 0.5),
-    ("cal_n", "12.5", "slider", 1000),
-    ("cal_scenario", "<script>x</script>", "selectbox", "HellaSwag"),
-    ("cal_method", "cot", "button_group", "joint"),
-    ("cal_bins", "quantile", "button_group", "equal_mass"),
+    # key, bad value, how to read the widget, its default, the section it is in
+    ("cal_acc", "5", "slider", 0.7, None),
+    ("cal_conf", "nan", "slider", 0.5, None),
+    ("cal_n", "12.5", "slider", 1000, None),
+    ("cal_scenario", "<script>x</script>", "selectbox", "HellaSwag", "Accuracy and calibration"),
+    ("cal_method", "cot", "button_group", "joint", "Switch interfaces"),
+    ("cal_bins", "quantile", "button_group", "equal_mass", None),
 ]
 
 
-@pytest.mark.parametrize("key,value,kind,default", BAD_QUERIES, ids=[q[0] for q in BAD_QUERIES])
-def test_bad_url_values_fall_back_to_defaults(key, value, kind, default):
+@pytest.mark.parametrize("key,value,kind,default,section", BAD_QUERIES, ids=[q[0] for q in BAD_QUERIES])
+def test_bad_url_values_fall_back_to_defaults(key, value, kind, default, section):
     # (AppTest runs a switched-to page without the router, so the notice toast is checked in Chromium.)
-    at = open_page(PAGE, query={key: value})
+    at = open_page(PAGE, query={key: value}, section=section)
     assert getattr(at, kind)(key=key).value == default
     assert "<script>" not in texts(at)
 
 
 def test_small_cohort_still_works():
-    at = open_page(PAGE, query={"cohort": "paper", "access": "closed"})
+    at = open_page(PAGE, query={"cohort": "paper", "access": "closed"}, section="Accuracy and calibration")
     t = texts(at)
     assert "(3 models)" in t
     assert "not enough data" in t or "This release" in t
@@ -185,9 +230,11 @@ def test_release_without_calibration_says_so():
     rel = load_release()
     res = rel.results[rel.results["metric_group"] != "calibration"].reset_index(drop=True)
     at = _with_release(dataclasses.replace(rel, results=res, meta={**rel.meta, "release": "my upload", "kind": "upload"}))
-    t = texts(at)
-    assert "my upload has no calibration values" in t
-    assert "Simulation · not HELM data" in t  # the simulation still works
+    assert "Simulation · not HELM data" in texts(at)  # the simulation still works
+    open_section(at, "Accuracy and calibration")
+    assert "my upload has no calibration values" in texts(at)
+    open_section(at, "Switch interfaces")
+    assert "my upload has no calibration values" in texts(at)
 
 
 def test_release_with_per_instance_confidences_draws_real_data():

@@ -6,10 +6,11 @@ import pytest
 
 from helm_core.data import load_release
 
-from .helpers import open_page, tables, texts
-from .rankings_helpers import NO_EFFICIENCY, chart_keys, chart_spec, loaded_session, open_with, values, without_efficiency
+from .helpers import chart_keys, open_page, open_section, section_labels, section_tabs, tables, texts
+from .rankings_helpers import NO_EFFICIENCY, chart_spec, loaded_session, open_with, values, without_efficiency
 
 PAGE = "app_pages/cost.py"
+SECTIONS = ["Capability vs cost", "Paper findings"]
 
 
 def traces(at) -> dict[str, dict]:
@@ -42,6 +43,63 @@ def test_default_chart_lists_the_models_without_runtime():
     # the Pareto front is drawn and named
     assert any(n and n.startswith("Pareto front") for n in traces(at))
     assert "**On the Pareto front (4):**" in t
+
+
+def test_sections_in_order_and_the_first_load_builds_only_the_first():
+    at = open_page(PAGE)
+    key, tabs = section_tabs(at)
+    assert key == "cost_section"
+    assert section_labels(at) == SECTIONS
+    assert len(tabs[0].children) > 0 and len(tabs[1].children) == 0
+    assert chart_keys(at) == ["cost_bubble"]
+    t = texts(at)
+    assert "Each bubble is a model" in t
+    assert "What the paper said" not in t and "rank correlation of accuracy win rate" not in t
+    assert not [d for d in tables(at) if "organization (≈ family)" in d.columns]
+
+
+def test_the_link_opens_the_paper_findings():
+    at = open_page(PAGE, query={"cost_section": "Paper findings"})
+    _, tabs = section_tabs(at)
+    assert len(tabs[0].children) == 0 and len(tabs[1].children) > 0
+    assert chart_keys(at) == []
+    assert "What the paper said, and what v0.4.0 shows" in texts(at)
+
+
+@pytest.mark.parametrize("value", ["Nope", "", "paper findings", "Capability vs cost,Paper findings"])
+def test_a_bad_section_in_the_link_opens_the_first(value):
+    at = open_page(PAGE, query={"cost_section": value})
+    assert chart_keys(at) == ["cost_bubble"]
+    assert len(section_tabs(at)[1][0].children) > 0
+
+
+def test_axes_and_recipe_survive_a_visit_to_the_paper_findings():
+    at = open_page(PAGE)
+    at.radio(key="cost").set_value("params").run()
+    at.radio(key="harm").set_value("gender_repr").run()
+    at.radio(key="recipe").set_value("safety").run()
+    at.radio(key="missing").set_value("exclude").run()
+    top = traces(at)["top 3 of the recipe (ringed, labelled)"]["text"]
+    open_section(at, "Paper findings")
+    assert chart_keys(at) == []
+    open_section(at, "Capability vs cost")
+    assert at.radio(key="cost").value == "params" and at.radio(key="harm").value == "gender_repr"
+    assert at.radio(key="recipe").value == "safety" and at.radio(key="missing").value == "exclude"
+    assert traces(at)["top 3 of the recipe (ringed, labelled)"]["text"] == top
+    assert len(drawn_models(at)) == 65
+
+
+def test_a_link_to_the_paper_findings_keeps_the_axes_and_recipe():
+    query = {"cost_section": "Paper findings", "cost": "params", "harm": "gender_repr", "recipe": "safety",
+             "missing": "exclude"}
+    at = open_with(PAGE, query)
+    assert chart_keys(at) == []
+    for k, v in query.items():
+        assert at.query_params[k] == v, k
+    del at.query_params["cost_section"]  # a browser's URL follows the clicked tab; AppTest's keeps the link's
+    open_section(at, "Capability vs cost")
+    assert at.radio(key="cost").value == "params" and at.radio(key="harm").value == "gender_repr"
+    assert traces(at)["top 3 of the recipe (ringed, labelled)"]["text"][0] == "#1 text-davinci-002"
 
 
 def test_switching_cost_to_parameters_shows_every_model_with_a_size():
@@ -140,7 +198,7 @@ def test_bad_link_values_fall_back_without_an_error(query):
 
 
 def test_claims_are_checked_against_v040():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cost_section": "Paper findings"})
     t = texts(at)
     assert "every model with an accuracy win rate above 55% has at least 50B parameters" in t
     assert "HELM classic v0.4.0 disagrees** (published accuracy win rates, this cohort): 17 models" in t
@@ -158,14 +216,16 @@ def test_paper_cohort():
     t = texts(at)
     assert "recomputed from HELM classic v0.4.0's results among the 28 models" in t
     assert "Left out of this chart: 2 of 28 models" in t  # the two TNLG v2 models have no runtime
-    assert "J1-Grande v1 (17B)" in t  # a paper-cohort counterexample to the scale claim, from v0.4.0's numbers
+    open_section(at, "Paper findings")
+    assert "J1-Grande v1 (17B)" in texts(at)  # a paper-cohort counterexample to the scale claim, from v0.4.0's numbers
 
 
 def test_three_model_cohort():
     at = open_page(PAGE, query={"cohort": "paper", "access": "closed"})
     t = texts(at)
     assert "Left out of this chart: 2 of 3 models" in t
-    assert "Fewer than three models in this cohort have a runtime" in t
+    open_section(at, "Paper findings")
+    assert "Fewer than three models in this cohort have a runtime" in texts(at)
 
 
 def test_a_release_without_efficiency_says_what_is_missing():
@@ -189,3 +249,4 @@ def test_a_one_model_release_says_the_chart_needs_two():
     at = open_with(PAGE, session=loaded_session(rel))
     assert any("needs at least two models" in str(w.value) for w in at.warning)
     assert chart_keys(at) == []
+    assert section_labels(at) == []

@@ -1,12 +1,17 @@
 """AppTest: the Coverage Jump page: the claim, computed coverage, the comparable-ground tool, bad input."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from .coverage_helpers import metrics_of, notices, open_story_page
-from .helpers import open_chart_data, texts
+from .helpers import chart_keys, open_chart_data, open_section, section_labels, section_tabs, texts
 
 PAGE = "app_pages/coverage.py"
+SECTIONS = ["Coverage jump", "Per model", "Per scenario", "Comparable ground", "Pairwise overlap"]
+CHARTS = {"Coverage jump": "coverage_bars", "Per model": "coverage_models", "Per scenario": "coverage_scenarios",
+          "Comparable ground": "coverage_ground", "Pairwise overlap": "coverage_overlap"}
 
 
 def test_claim_and_computed_coverage():
@@ -30,12 +35,12 @@ def test_paper_and_all_do_not_follow_the_sidebar():
 
 
 def test_thinning_for_newer_models_is_shown():
-    t = texts(open_story_page(PAGE))
+    t = texts(open_story_page(PAGE, section="Per scenario"))
     assert "HellaSwag (9 of 39)" in t and "MS MARCO (TREC) (9 of 39)" in t
 
 
 def test_comparable_ground_default_pair():
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, section="Comparable ground")
     assert at.multiselect(key="ground").value == ["T5 (11B)", "Anthropic-LM v4-s3 (52B)"]
     assert metrics_of(at)["Scenarios all 2 share"] == "12 of 16"
     assert "**Not shared:** HellaSwag, OpenbookQA, MS MARCO (regular), MS MARCO (TREC)" in texts(at)
@@ -47,7 +52,7 @@ def test_comparable_ground_default_pair():
     (["text-davinci-002"], "16 of 16"),
 ])
 def test_driving_the_comparable_ground_tool(models, shared):
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, section="Comparable ground")
     at.multiselect(key="ground").set_value(models).run()
     assert not at.exception
     assert metrics_of(at)[f"Scenarios all {len(models)} share"] == shared
@@ -58,25 +63,25 @@ def test_driving_the_comparable_ground_tool(models, shared):
 
 
 def test_emptying_the_tool_says_what_to_do():
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, section="Comparable ground")
     at.multiselect(key="ground").set_value([]).run()
     assert "Pick one or more models" in " ".join(str(i.value) for i in at.info)
 
 
 def test_ground_from_the_url():
-    at = open_story_page(PAGE, query={"ground": ["LLaMA (65B)", "T5 (11B)"]})
+    at = open_story_page(PAGE, section="Comparable ground", query={"ground": ["LLaMA (65B)", "T5 (11B)"]})
     assert at.multiselect(key="ground").value == ["LLaMA (65B)", "T5 (11B)"]
     assert metrics_of(at)["Scenarios all 2 share"] == "10 of 16"
 
 
 def test_bad_ground_in_the_url_gives_a_notice():
-    at = open_story_page(PAGE, query={"ground": "GPT-9"})
+    at = open_story_page(PAGE, section="Comparable ground", query={"ground": "GPT-9"})
     assert "`ground=" in notices(at)
     assert metrics_of(at)["Scenarios all 2 share"] == "12 of 16"
 
 
 def test_pairwise_overlap_least_pair():
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, section="Pairwise overlap")
     assert "The least overlap is 8 of 16 scenarios" in texts(at)
     pairs = next(d.value for d in open_chart_data(at).dataframe if "model_b" in d.value.columns)
     assert len(pairs) == 67 * 66 // 2
@@ -87,4 +92,86 @@ def test_small_cohort():
     m = metrics_of(at)
     assert m["Sidebar cohort (3 models)"] == "100.0%"
     # T5 is not in the cohort, so the tool starts from the first two models instead
+    open_section(at, "Comparable ground")
     assert at.multiselect(key="ground").value == ["Anthropic-LM v4-s3 (52B)", "TNLG v2 (530B)"]
+
+
+def test_sections_in_order_and_only_the_first_is_built():
+    at = open_story_page(PAGE)
+    assert section_labels(at) == SECTIONS
+    key, tabs = section_tabs(at)
+    assert key == "coverage_section"
+    assert len(tabs[0].children) > 0
+    assert all(len(t.children) == 0 for t in tabs[1:])
+    assert chart_keys(at) == ["coverage_bars"]
+    assert "ground" not in [w.key for w in at.multiselect]  # the comparable-ground tool is built with its section
+    for label in SECTIONS[1:]:
+        open_section(at, label)
+        assert chart_keys(at) == [CHARTS[label]], label
+        _, tabs = section_tabs(at)
+        assert [len(t.children) > 0 for t in tabs] == [t.label == label for t in tabs]
+
+
+@pytest.mark.parametrize("label", SECTIONS)
+def test_url_opens_a_section(label):
+    at = open_story_page(PAGE, query={"coverage_section": label})
+    assert chart_keys(at) == [CHARTS[label]]
+    if label != SECTIONS[0]:  # the first section is the default, which the URL leaves out
+        assert at.query_params["coverage_section"] == label
+
+
+@pytest.mark.parametrize("value", ["Nope", "", "per model", "Per model,Pairwise overlap"])
+def test_bad_section_in_url_opens_the_first(value):
+    at = open_story_page(PAGE, query={"coverage_section": value})
+    assert chart_keys(at) == ["coverage_bars"]
+    assert "Coverage computed from" in texts(at)
+
+
+def test_ground_survives_other_sections():
+    """The tool's choice is back when its section reopens."""
+    at = open_story_page(PAGE, section="Comparable ground")
+    at.multiselect(key="ground").set_value(["LLaMA (65B)", "T5 (11B)"]).run()
+    open_section(at, "Pairwise overlap")
+    open_section(at, "Comparable ground")
+    assert at.multiselect(key="ground").value == ["LLaMA (65B)", "T5 (11B)"]
+    assert metrics_of(at)["Scenarios all 2 share"] == "10 of 16"
+
+
+def test_ground_from_the_url_is_kept_while_another_section_is_open():
+    at = open_story_page(PAGE, query={"ground": ["LLaMA (65B)", "T5 (11B)"]})
+    assert at.query_params["ground"] == ["LLaMA (65B)", "T5 (11B)"]
+    assert not notices(at)  # declared although the tool is not drawn in the first section
+    open_section(at, "Comparable ground")
+    assert at.multiselect(key="ground").value == ["LLaMA (65B)", "T5 (11B)"]
+
+
+def test_no_model_in_the_cohort_warns_in_every_section(release):
+    name = "no paper models"
+    rel = replace(release, models=release.models.assign(paper_cohort=False),
+                  meta={**release.meta, "kind": "upload", "release": name})
+    at = open_story_page(PAGE, query={"cohort": "paper"}, session={"dataset_key": name, "_releases": {name: rel}})
+    assert metrics_of(at)["Sidebar cohort (0 models)"] == "no models"
+    assert chart_keys(at) == ["coverage_bars"]  # the paper's numbers and the whole release still show
+    for label in SECTIONS:
+        if label != SECTIONS[0]:
+            open_section(at, label)
+            assert chart_keys(at) == [], label
+        assert any("No model matches the sidebar's cohort" in str(w.value) for w in at.warning), label
+
+
+def test_dataset_whose_coverage_cannot_be_computed_says_so_in_every_section(release):
+    """A loaded dataset with two accuracy metrics on a scenario has no single main metric to count."""
+    import pandas as pd
+
+    name = "two accuracy metrics"
+    acc = release.results[release.results["metric_group"] == "accuracy"]
+    extra = acc[acc["scenario"] == acc["scenario"].iloc[0]].assign(metric="another accuracy metric")
+    rel = replace(release, results=pd.concat([release.results, extra], ignore_index=True),
+                  meta={**release.meta, "kind": "upload", "release": name})
+    at = open_story_page(PAGE, session={"dataset_key": name, "_releases": {name: rel}})
+    assert section_labels(at) == SECTIONS
+    for label in SECTIONS:
+        if label != SECTIONS[0]:
+            open_section(at, label)
+        assert any("Coverage cannot be computed for this dataset" in str(e.value) for e in at.error), label
+        assert chart_keys(at) == [], label

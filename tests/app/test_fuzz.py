@@ -1,7 +1,8 @@
 """A seeded AppTest explorer: random widget moves on every page; any exception fails.
 
 Every slider, select, multiselect, radio, segmented control / pills, toggle, checkbox, number input,
-text input, button and file uploader (with junk bytes) on the page is a candidate for each move.
+text input, button and file uploader (with junk bytes) on the page is a candidate for each move, and so is
+switching to another of the page's sections (ui.components.sections), which builds that section's widgets.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from tests.fuzz_config import SEEDS, STEPS
 from ui import nav
 
-from .helpers import open_page
+from .helpers import open_page, section_tabs
 
 PAGES = nav.available_pages()
 JUNK = [b"", b"PK\x03\x04garbage", bytes(range(256)) * 4, b"{not json", b"\x00" * 1024]
@@ -26,6 +27,9 @@ def _candidates(at):
             if getattr(w, "disabled", False):
                 continue
             out.append((kind, w))
+    key, tabs = section_tabs(at)
+    if key is not None:
+        out.append(("section", (at, key, [t.label for t in tabs])))
     return out
 
 
@@ -66,6 +70,9 @@ def _move(rng: random.Random, kind: str, w) -> None:
         w.set_value(rng.choice(["", "a", "<script>alert(1)</script>", "' OR 1=1 --", "ä" * 300, "../../etc/passwd"]))
     elif kind == "button":
         w.click()
+    elif kind == "section":
+        at, key, labels = w
+        at.session_state[key] = rng.choice(labels)
     elif kind == "file_uploader":
         w.upload(rng.choice(["x.zip", "x.json", "x.bin"]), rng.choice(JUNK))
 

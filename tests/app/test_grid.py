@@ -1,12 +1,16 @@
-"""AppTest: the 16 × 7 Core Grid page: views, blank counts, cell detail, URL seeding, bad input."""
+"""AppTest: the 16 × 7 Core Grid page: views, blank counts, cell detail, URL seeding, bad input, and its sections
+(only the open one is built)."""
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
 from .coverage_helpers import loaded, metrics_of, notices, open_story_page
-from .helpers import open_chart_data, tables, texts
+from .helpers import chart_keys, open_chart_data, open_section, section_labels, section_tabs, tables, texts
 
 PAGE = "app_pages/grid.py"
+SECTIONS = ["Grid", "Where views differ", "Why blank"]
 
 
 def _chart_data(at):
@@ -34,11 +38,16 @@ def test_switching_the_view_changes_the_grid(view, measured):
     assert not at.exception
     t = texts(at)
     assert f"{measured} of 112 cells measured, {112 - measured} blank" in t
-    assert f"Why each blank cell is blank ({view} view)" in t
-    data = _chart_data(at)
-    assert int(data["measured"].sum()) == measured
     # the blank counts stay on screen whatever the view
     assert metrics_of(at)["Blank cells · HELM schema"] == "16"
+    data = _chart_data(at)
+    assert int(data["measured"].sum()) == measured
+    # the blank-cell section follows the view picked in the grid section
+    open_section(at, "Why blank")
+    assert at.radio(key="view").value == view
+    assert f"Why each blank cell is blank ({view} view)" in texts(at)
+    gaps = next(d for d in tables(at) if "reason" in d.columns)
+    assert len(gaps) == 112 - measured
 
 
 @pytest.mark.parametrize("view,measured", [("schema", 96), ("data", 90)])
@@ -50,16 +59,18 @@ def test_view_from_the_url(view, measured):
 
 def test_differences_between_views_are_pointed_out():
     at = open_story_page(PAGE)
+    open_section(at, "Where views differ")
     t = texts(at)
     diff = next(d for d in tables(at) if "paper counts it" in d.columns)
     assert len(diff) == 8
     assert (diff["paper counts it"] == "yes").sum() == 8 and (diff["schema lists it"] == "yes").sum() == 6
-    gaps = next(d for d in tables(at) if "reason" in d.columns)
-    assert len(gaps) == 14 and gaps["reason"].str.len().gt(0).all()
     assert ("The paper counts, the schema leaves blank** (2): "
             "MS MARCO (regular) Calibration, MS MARCO (TREC) Calibration") in t
     assert "The schema lists, the data holds no value for this cohort** (6)" in t
     assert "IMDB Bias" in t
+    open_section(at, "Why blank")
+    gaps = next(d for d in tables(at) if "reason" in d.columns)
+    assert len(gaps) == 14 and gaps["reason"].str.len().gt(0).all()
 
 
 def test_selecting_a_cell_opens_the_detail_panel():
@@ -107,8 +118,9 @@ def test_invalid_url_values_give_a_notice(query, key):
 def test_small_cohort_changes_the_data_view():
     at = open_story_page(PAGE, query={"cohort": "paper", "access": "closed", "view": "data"})
     assert metrics_of(at)["Blank cells · HELM classic v0.4.0 data"] == "25"
-    t = texts(at)
-    assert "87 of 112 cells measured" in t
+    assert "87 of 112 cells measured" in texts(at)
+    open_section(at, "Why blank")
+    assert at.radio(key="view").value == "data"
     assert "None of the 3 models in the cohort has a value here" in " ".join(
         str(v) for v in next(t for t in tables(at) if "reason" in t.columns)["reason"])
 
@@ -151,3 +163,72 @@ def test_chart_data_is_rendered_only_once_opened():
     open_chart_data(at)
     assert len(grid_tables(at)) == 1
     assert "Download CSV" in [b.proto.label for b in at.get("download_button")]
+
+
+def test_sections_in_order_and_only_the_first_is_built():
+    at = open_story_page(PAGE)
+    assert section_labels(at) == SECTIONS
+    key, tabs = section_tabs(at)
+    assert key == "grid_section"
+    assert len(tabs[0].children) > 0 and all(len(t.children) == 0 for t in tabs[1:])
+    # the first load draws the grid alone; no other section has a chart
+    assert chart_keys(at) == ["grid_cells"]
+    assert "Where the three views disagree" not in texts(at) and "Why each blank cell is blank" not in texts(at)
+    for i, label in enumerate(SECTIONS[1:], start=1):
+        open_section(at, label)
+        _, tabs = section_tabs(at)
+        assert [len(t.children) > 0 for t in tabs] == [j == i for j in range(len(SECTIONS))]
+        assert chart_keys(at) == []
+
+
+@pytest.mark.parametrize("label,needle", [("Where views differ", "Where the three views disagree"),
+                                          ("Why blank", "Why each blank cell is blank (paper view)")])
+def test_url_opens_a_section(label, needle):
+    at = open_story_page(PAGE, query={"grid_section": label})
+    assert needle in texts(at)
+    assert chart_keys(at) == []
+    assert "Blank cells · paper claim" not in metrics_of(at)
+
+
+def test_link_opens_the_blank_section_in_its_view():
+    at = open_story_page(PAGE, query={"grid_section": "Why blank", "view": "schema", "cell": "IMDB|bias"})
+    assert at.radio(key="view").value == "schema"
+    assert "Why each blank cell is blank (schema view)" in texts(at)
+    assert len(next(d for d in tables(at) if "reason" in d.columns)) == 16
+
+
+@pytest.mark.parametrize("value", ["Nope", "", "grid", "Grid,Why blank", "<b>x</b>"])
+def test_bad_section_in_url_opens_the_first(value):
+    at = open_story_page(PAGE, query={"grid_section": value})
+    assert chart_keys(at) == ["grid_cells"]
+    assert "98 of 112 cells measured" in texts(at)
+
+
+def test_view_and_cell_carry_across_sections():
+    at = open_story_page(PAGE)
+    at.radio(key="view").set_value("schema").run()
+    at.selectbox(key="cell").set_value("HellaSwag|accuracy").run()
+    open_section(at, "Why blank")
+    assert at.radio(key="view").value == "schema"
+    assert "Why each blank cell is blank (schema view)" in texts(at)
+    at.radio(key="view").set_value("data").run()
+    assert "Why each blank cell is blank (data view)" in texts(at)
+    at.session_state["_qp_allowed"] = set()  # AppTest runs the page alone: no router resets the declared keys
+    open_section(at, "Where views differ")  # neither widget is drawn here
+    assert {"view", "cell"} <= at.session_state["_qp_allowed"]  # kept in the link all the same
+    open_section(at, "Grid")
+    assert at.radio(key="view").value == "data"
+    assert at.selectbox(key="cell").value == "HellaSwag|accuracy"
+    assert "90 of 112 cells measured" in texts(at) and "HellaSwag × Accuracy" in texts(at)
+
+
+def test_no_model_in_the_cohort_warns_in_every_section(release):
+    name = "no paper models"
+    rel = replace(release, models=release.models.assign(paper_cohort=False),
+                  meta={**release.meta, "kind": "upload", "release": name})
+    at = open_story_page(PAGE, query={"cohort": "paper"}, session={"dataset_key": name, "_releases": {name: rel}})
+    for label in SECTIONS:
+        if label != SECTIONS[0]:
+            open_section(at, label)
+        assert any("No model matches the sidebar's cohort" in str(w.value) for w in at.warning), label
+        assert chart_keys(at) == []

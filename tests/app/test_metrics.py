@@ -1,12 +1,16 @@
 """AppTest: the Metric Orbit page: the seven groups, profiles (published vs recomputed), correlation and scatter."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from .coverage_helpers import loaded, notices, open_story_page
-from .helpers import open_chart_data, open_lazy, tables, texts
+from .helpers import chart_keys, open_chart_data, open_lazy, open_section, section_labels, section_tabs, tables, texts
 
 PAGE = "app_pages/metrics.py"
+SECTIONS = ["Profile", "Seven groups", "Track accuracy"]
+CHARTS = {"Profile": ["metrics_profile"], "Seven groups": [], "Track accuracy": ["metrics_corr", "metrics_pair"]}
 
 
 def _frame(at, column):
@@ -14,7 +18,7 @@ def _frame(at, column):
 
 
 def test_the_seven_groups_are_described():
-    t = texts(open_story_page(PAGE))
+    t = texts(open_story_page(PAGE, section="Seven groups"))
     for label in ("Accuracy", "Calibration", "Robustness", "Fairness", "Bias", "Toxicity", "Efficiency"):
         assert f"**{label}**" in t
     assert "10 bins of equal mass" in t and "Perspective API" in t and "mild&#95;mix" in t
@@ -50,7 +54,7 @@ def test_models_from_the_url():
 
 
 def test_correlation_grid_and_default_scatter():
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, section="Track accuracy")
     corr = _frame(at, "agreement")
     assert len(corr) == 16 * 6
     t = texts(at)
@@ -64,19 +68,19 @@ def test_correlation_grid_and_default_scatter():
     ("CivilComments|toxicity", "no correlation: no variation"),
 ])
 def test_picking_a_pair_changes_the_scatter(pair, needle):
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, section="Track accuracy")
     at.selectbox(key="pair").set_value(pair).run()
     assert not at.exception
     assert needle in texts(at)
 
 
 def test_pair_without_values_says_so():
-    at = open_story_page(PAGE, query={"pair": "MMLU|bias"})
+    at = open_story_page(PAGE, section="Track accuracy", query={"pair": "MMLU|bias"})
     assert "HELM has no such metric here" in " ".join(str(i.value) for i in at.info)
 
 
 def test_bias_metric_switch():
-    at = open_story_page(PAGE, query={"pair": "QuAC|bias"})
+    at = open_story_page(PAGE, section="Track accuracy", query={"pair": "QuAC|bias"})
     before = texts(at)
     at.selectbox(key="bias_metric").set_value("Stereotypes (race)").run()
     after = texts(at)
@@ -86,34 +90,115 @@ def test_bias_metric_switch():
     assert set(corr.loc[(corr["metric_group"] == "bias") & (corr["metric"] != ""), "metric"]) == {"Stereotypes (race)"}
 
 
-@pytest.mark.parametrize("query,key", [({"pair": "MMLU|accuracy"}, "pair"), ({"models": "GPT-9"}, "models"),
-                                       ({"bias_metric": "<b>x</b>"}, "bias_metric")])
-def test_bad_url_values_give_a_notice(query, key):
-    at = open_story_page(PAGE, query=query)
+@pytest.mark.parametrize("query,key,section", [({"pair": "MMLU|accuracy"}, "pair", "Track accuracy"),
+                                               ({"models": "GPT-9"}, "models", "Profile"),
+                                               ({"models": "GPT-9"}, "models", "Track accuracy"),
+                                               ({"bias_metric": "<b>x</b>"}, "bias_metric", "Track accuracy")])
+def test_bad_url_values_give_a_notice(query, key, section):
+    """A bad value is checked (and dropped with a notice) by its widget, in the section that draws it."""
+    at = open_story_page(PAGE, query={**query, "metrics_section": section})
     assert f"`{key}=" in notices(at)
 
 
 def test_dataset_without_efficiency(release):
     at = open_story_page(PAGE, session=loaded(release, "no-eff", ("efficiency",)))
-    assert "hold no value for: Efficiency" in " ".join(str(i.value) for i in at.info)
     assert "recomputed" in texts(at)
+    open_section(at, "Seven groups")
+    assert "hold no value for: Efficiency" in " ".join(str(i.value) for i in at.info)
 
 
 def test_small_cohort():
     at = open_story_page(PAGE, query={"cohort": "paper", "access": "closed"})
     assert "recomputed** among the 3 models" in texts(at)
+    open_section(at, "Track accuracy")
     corr = _frame(at, "agreement")
     assert corr["agreement"].isna().all()  # fewer than 5 models everywhere
     assert "no correlation: too few models with both values (3)" in texts(at)
 
 
 def test_agreement_summary_and_the_lazy_groups_table():
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, section="Track accuracy")
     summary = next(t for t in tables(at) if "lowest on" in t.columns)
     assert list(summary["metric group"]) == ["Calibration", "Robustness", "Fairness", "Bias", "Toxicity",
                                              "Efficiency"]
     assert ((summary["lowest"] <= summary["median"]) & (summary["median"] <= summary["highest"])).all()
     assert summary["median"].between(-1, 1).all()
+    open_section(at, "Seven groups")
     assert not [t for t in tables(at) if "how_computed" in t.columns]  # closed: not built
     groups = next(t for t in tables(open_lazy(at, "The seven groups")) if "how_computed" in t.columns)
     assert len(groups) == 7
+
+
+def test_sections_in_order_and_only_the_first_is_built():
+    at = open_story_page(PAGE)
+    assert section_labels(at) == SECTIONS
+    key, tabs = section_tabs(at)
+    assert key == "metrics_section"
+    assert len(tabs[0].children) > 0
+    assert all(len(t.children) == 0 for t in tabs[1:])
+    assert chart_keys(at) == ["metrics_profile"]
+    assert "The seven metric groups" not in texts(at) and "Does each metric track accuracy?" not in texts(at)
+    for label in SECTIONS[1:]:
+        open_section(at, label)
+        assert chart_keys(at) == CHARTS[label], label
+        _, tabs = section_tabs(at)
+        assert [len(t.children) > 0 for t in tabs] == [t.label == label for t in tabs]
+
+
+@pytest.mark.parametrize("label,needle", [("Profile", "Per-model profile across the seven win rates"),
+                                          ("Seven groups", "The seven metric groups"),
+                                          ("Track accuracy", "Does each metric track accuracy?")])
+def test_url_opens_a_section(label, needle):
+    at = open_story_page(PAGE, query={"metrics_section": label})
+    assert chart_keys(at) == CHARTS[label]
+    assert needle in texts(at)
+
+
+@pytest.mark.parametrize("value", ["Nope", "", "profile", "Profile,Seven groups"])
+def test_bad_section_in_url_opens_the_first(value):
+    at = open_story_page(PAGE, query={"metrics_section": value})
+    assert chart_keys(at) == ["metrics_profile"]
+    assert "Per-model profile across the seven win rates" in texts(at)
+
+
+def test_profile_models_carry_to_the_scatter_and_back():
+    """One choice of models: picked in the profile, starred in the scatter, and still there back in the profile."""
+    at = open_story_page(PAGE)
+    at.multiselect(key="models").set_value(["BLOOM (176B)", "T5 (11B)"]).run()
+    open_section(at, "Seven groups")  # the picker is not drawn here
+    open_section(at, "Track accuracy")
+    assert at.multiselect(key="models").value == ["BLOOM (176B)", "T5 (11B)"]
+    fig = json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith("metrics_pair")).proto.spec)
+    starred = next(t for t in fig["data"] if t.get("name") == "models in your profile")
+    assert list(starred["text"]) == ["BLOOM (176B)"]  # T5 has no HellaSwag value
+    at.multiselect(key="models").set_value(["T5 (11B)"]).run()
+    open_section(at, "Profile")
+    assert at.multiselect(key="models").value == ["T5 (11B)"]
+    assert _frame(at, "Accuracy")["model"].tolist() == ["T5 (11B)"]
+
+
+def test_url_values_are_kept_while_another_section_is_open():
+    at = open_story_page(PAGE, query={"pair": "MMLU|robustness", "bias_metric": "Stereotypes (race)",
+                                      "models": ["TNLG v2 (530B)", "BLOOM (176B)"]})
+    assert not notices(at)
+    assert at.query_params["pair"] == "MMLU|robustness"
+    open_section(at, "Track accuracy")
+    assert at.selectbox(key="pair").value == "MMLU|robustness"
+    assert at.selectbox(key="bias_metric").value == "Stereotypes (race)"
+    assert at.multiselect(key="models").value == ["TNLG v2 (530B)", "BLOOM (176B)"]
+    assert "MMLU: accuracy (EM) against Robustness" in texts(at)
+
+
+def test_no_model_in_the_cohort_warns_in_every_section(release):
+    from dataclasses import replace
+
+    name = "no paper models"
+    rel = replace(release, models=release.models.assign(paper_cohort=False),
+                  meta={**release.meta, "kind": "upload", "release": name})
+    at = open_story_page(PAGE, query={"cohort": "paper"}, session={"dataset_key": name, "_releases": {name: rel}})
+    assert section_labels(at) == SECTIONS
+    for label in SECTIONS:
+        if label != SECTIONS[0]:
+            open_section(at, label)
+        assert any("No model matches the sidebar's cohort" in str(w.value) for w in at.warning), label
+        assert chart_keys(at) == [], label

@@ -6,11 +6,12 @@ import pytest
 from helm_core.data import load_release
 from helm_core.ranking import RECIPES
 
-from .helpers import open_lazy, open_page, tables, texts
-from .rankings_helpers import (NO_EFFICIENCY, chart_keys, chart_spec, loaded_session, metrics, open_with, sliders,
-                               values, without_efficiency)
+from .helpers import chart_keys, open_lazy, open_page, open_section, section_labels, section_tabs, tables, texts
+from .rankings_helpers import (NO_EFFICIENCY, chart_alt, chart_spec, loaded_session, metrics, open_with,
+                               sliders, values, without_efficiency)
 
 PAGE = "app_pages/podium.py"
+SECTIONS = ["Recipe podium", "Robustness", "Paper podium", "Field of rivals"]
 
 
 def podium_lines(at, title: str) -> str:
@@ -31,9 +32,90 @@ def test_default_page_shows_both_podiums_and_every_chart():
     assert "LLaMA (65B)" in acc and "text-davinci-002" in acc
     rec = podium_lines(at, "Recipe: Holistic")
     assert "†" in rec  # the holistic leaders lack calibration/efficiency and say so
-    assert chart_keys(at) == ["podium_weights", "podium_slope", "podium_stability", "podium_model_set"]
     assert float(metrics(at)["Kendall's tau, accuracy vs recipe"]) < 1
     assert "Models without a value, per weighted group: Calibration (19), Efficiency (41)" in t
+    # Only the open section is built: the first load draws the weights and the slope chart, the others on demand.
+    assert chart_keys(at) == ["podium_weights", "podium_slope"]
+    open_section(at, "Robustness")
+    assert chart_keys(at) == ["podium_stability"]
+    open_section(at, "Field of rivals")
+    assert chart_keys(at) == ["podium_model_set"]
+
+
+def test_sections_in_order_and_the_first_load_builds_only_the_first():
+    at = open_page(PAGE)
+    key, tabs = section_tabs(at)
+    assert key == "podium_section"
+    assert section_labels(at) == SECTIONS
+    assert len(tabs[0].children) > 0
+    assert [len(t.children) for t in tabs[1:]] == [0, 0, 0]
+    assert chart_keys(at) == ["podium_weights", "podium_slope"]
+    t = texts(at)
+    assert "Is the podium robust" not in t and "A simulation:" not in t
+    assert "The paper's podium" not in t and "A win rate depends on the field" not in t
+    assert "text-davinci-002 is first on accuracy" not in t  # the paper podium's claim
+    assert "HELM deliberately defines no single overall score" in t  # the page's claim, in the first section
+
+
+@pytest.mark.parametrize("label,charts,phrase", [
+    ("Recipe podium", ["podium_weights", "podium_slope"], "Kendall's tau"),
+    ("Robustness", ["podium_stability"], "A simulation:"),
+    ("Paper podium", [], "Pareto dominance is rare"),
+    ("Field of rivals", ["podium_model_set"], "A win rate depends on the field"),
+])
+def test_the_link_opens_a_section(label, charts, phrase):
+    at = open_page(PAGE, query={"podium_section": label})
+    key, tabs = section_tabs(at)
+    opened = SECTIONS.index(label)
+    assert [len(t.children) > 0 for t in tabs] == [i == opened for i in range(len(SECTIONS))]
+    assert chart_keys(at) == charts
+    assert phrase in texts(at) + " ".join(metrics(at))
+
+
+@pytest.mark.parametrize("value", ["Nope", "", "robustness", "Recipe podium,Robustness"])
+def test_a_bad_section_in_the_link_opens_the_first(value):
+    at = open_page(PAGE, query={"podium_section": value})
+    assert chart_keys(at) == ["podium_weights", "podium_slope"]
+    assert len(section_tabs(at)[1][0].children) > 0
+
+
+def test_the_recipe_is_shared_by_the_podium_and_robustness_sections():
+    at = open_page(PAGE)
+    at.radio(key="recipe").set_value("safety").run()
+    at.radio(key="missing").set_value("exclude").run()
+    at.select_slider(key="n").set_value(20).run()
+    open_section(at, "Robustness")
+    assert at.radio(key="recipe").value == "safety" and at.radio(key="missing").value == "exclude"
+    assert sliders(at)["w_bias"] == 3 and sliders(at)["w_toxicity"] == 3
+    linked = open_with(PAGE, {"podium_section": "Robustness", "recipe": "safety", "missing": "exclude"})
+    assert chart_alt(at, "podium_stability") == chart_alt(linked, "podium_stability")
+    # a slider moved here makes the recipe custom, and the podium section shows it
+    at.slider(key="w_toxicity").set_value(5).run()
+    assert at.radio(key="recipe").value == "custom"
+    open_section(at, "Paper podium")
+    open_section(at, "Recipe podium")
+    assert at.radio(key="recipe").value == "custom" and at.radio(key="missing").value == "exclude"
+    assert sliders(at)["w_toxicity"] == 5 and sliders(at)["w_bias"] == 3
+    assert at.select_slider(key="n").value == 20
+    assert "Recipe: Custom weights" in texts(at)
+    assert "Current recipe weights" in chart_alt(at, "podium_weights")
+    assert "Bias 23%, Toxicity 38%" in chart_alt(at, "podium_weights")  # 3 and 5 of 13
+
+
+def test_a_link_to_a_later_section_keeps_the_recipe_for_the_podium():
+    at = open_with(PAGE, {"podium_section": "Paper podium", "recipe": "custom", "w_accuracy": "2", "w_toxicity": "5",
+                          "n": "5", "spread": "large"})
+    assert chart_keys(at) == []
+    for k, v in {"recipe": "custom", "w_accuracy": "2", "w_toxicity": "5", "n": "5", "spread": "large"}.items():
+        assert at.query_params[k] == v, k
+    del at.query_params["podium_section"]  # a browser's URL follows the clicked tab; AppTest's keeps the link's
+    open_section(at, "Robustness")
+    assert at.radio(key="recipe").value == "custom" and at.radio(key="spread").value == "large"
+    assert sliders(at)["w_accuracy"] == 2 and sliders(at)["w_toxicity"] == 5
+    open_section(at, "Recipe podium")
+    assert at.select_slider(key="n").value == 5
+    label = chart_alt(at, "podium_weights")
+    assert "Accuracy 29%" in label and "Toxicity 71%" in label, label
 
 
 @pytest.mark.parametrize("name", ["accuracy", "efficiency", "safety", "holistic"])
@@ -57,6 +139,8 @@ def test_accuracy_only_recipe_matches_the_accuracy_podium():
     assert acc.replace("win rate", "score") == rec
     assert metrics(at)["Kendall's tau, accuracy vs recipe"] == "1.00"
     assert metrics(at)["Models that change place"] == "0 of 67"
+    open_section(at, "Robustness")
+    assert at.radio(key="recipe").value == "accuracy"
     assert "nothing to perturb" in texts(at)
     assert "podium_stability" not in chart_keys(at)
 
@@ -130,6 +214,7 @@ def test_top_n_changes_the_slope_chart_and_tables():
 def test_spread_changes_the_stability_numbers():
     at = open_page(PAGE)
     at.radio(key="recipe").set_value("safety").run()
+    open_section(at, "Robustness")
     at.radio(key="spread").set_value("small").run()
     small = chart_spec(at, "podium_stability")["data"]
     at.radio(key="spread").set_value("large").run()
@@ -145,6 +230,9 @@ def test_the_link_sets_recipe_policy_and_n():
     assert at.select_slider(key="n").value == 5
     assert sliders(at)["w_bias"] == 3
     assert podium_lines(at, "Recipe: Safety push").startswith("**#1 text-davinci-002**")
+    open_section(at, "Robustness")
+    assert at.radio(key="spread").value == "large"
+    assert at.radio(key="recipe").value == "safety"
 
 
 def test_a_link_with_custom_weights():
@@ -173,11 +261,12 @@ def test_paper_cohort_recomputes_and_says_so():
     t = texts(at)
     assert "recomputed from HELM classic v0.4.0's results among the 28 models" in t
     assert podium_lines(at, "Accuracy only").startswith("**#1 text-davinci-002**")
-    assert "Among the paper's 28-model cohort" in t
+    open_section(at, "Paper podium")
+    assert "Among the paper's 28-model cohort" in texts(at)
 
 
 def test_paper_claim_is_compared_with_v040():
-    t = texts(open_page(PAGE))
+    t = texts(open_page(PAGE, query={"podium_section": "Paper podium"}))
     assert "text-davinci-002 is first on accuracy" in t  # the claim, as a claim
     assert "#3 text-davinci-002 (0.905), #9 TNLG v2 (530B) (0.787), #12 Anthropic-LM v4-s3 (52B) (0.780)" in t
     assert "agrees with the paper **within its own cohort**" in t
@@ -194,7 +283,7 @@ def test_three_model_cohort_still_works():
 
 @pytest.mark.parametrize("which,word", [("stronger", "#1 of"), ("weaker", "without the")])
 def test_model_set_demo_recomputes_against_a_smaller_field(which, word):
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"podium_section": "Field of rivals"})
     at.selectbox(key="podium_ms_model").set_value("davinci (175B)").run()
     at.radio(key="podium_ms_which").set_value(which).run()
     line = next(str(m.value) for m in at.markdown if str(m.value).startswith("Accuracy win rate of **davinci (175B)**"))
@@ -205,7 +294,7 @@ def test_model_set_demo_recomputes_against_a_smaller_field(which, word):
 
 
 def test_model_set_demo_with_custom_rivals():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"podium_section": "Field of rivals"})
     at.radio(key="podium_ms_which").set_value("custom").run()
     assert any("No rivals to remove" in str(i.value) for i in at.info)
     at.multiselect(key="podium_ms_custom").set_value(["Llama 2 (70B)", "LLaMA (65B)"]).run()
@@ -224,7 +313,7 @@ def test_a_release_without_efficiency_says_what_is_missing():
 
 
 def test_model_set_demo_in_the_paper_cohort_starts_from_mid_table():
-    at = open_page(PAGE, query={"cohort": "paper"})
+    at = open_page(PAGE, query={"cohort": "paper", "podium_section": "Field of rivals"})
     assert at.selectbox(key="podium_ms_model").value == "TNLG v2 (6.7B)"  # 15th of 28 on accuracy
     assert at.radio(key="podium_ms_which").value == "stronger"  # no newer models in the paper's cohort
     assert "(#1 of 14) without the 14 removed rivals" in texts(at)
@@ -232,6 +321,7 @@ def test_model_set_demo_in_the_paper_cohort_starts_from_mid_table():
 
 def test_removing_every_rival_leaves_no_win_rate():
     at = open_page(PAGE, query={"cohort": "paper"})
+    open_section(at, "Field of rivals")
     at.selectbox(key="podium_ms_model").set_value("text-davinci-002").run()
     at.radio(key="podium_ms_which").set_value("weaker").run()
     assert any("has no win rate at all" in str(i.value) for i in at.info)
@@ -247,6 +337,7 @@ def test_a_one_model_release_says_a_ranking_needs_two():
     at = open_with(PAGE, session=loaded_session(rel))
     assert any("needs at least two models" in str(w.value) for w in at.warning)
     assert chart_keys(at) == []
+    assert section_labels(at) == []
 
 
 def test_top_tables_and_the_full_ranking_behind_a_lazy_expander():

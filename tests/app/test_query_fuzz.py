@@ -10,7 +10,7 @@ import pytest
 from tests.fuzz_config import SEEDS
 from ui import nav
 
-from .helpers import open_page
+from .helpers import open_page, section_labels, section_tabs
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = nav.available_pages()
@@ -56,3 +56,18 @@ def test_each_key_alone(spec):
     rng = random.Random(len(spec.file))
     for key in page_keys(spec):
         open_page(spec.file, query={key: rng.choice(GARBAGE)})
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
+def test_garbage_query_values_in_each_section(spec):
+    """A closed section's widgets check their link values only once it opens: open each section with garbage
+    in every other key."""
+    first = open_page(spec.file)
+    key = section_tabs(first)[0]
+    if key is None:
+        return  # a page without sections is covered by the tests above
+    rng = random.Random(len(spec.file))
+    for label in section_labels(first):
+        query = {k: rng.choice(GARBAGE) for k in page_keys(spec) if k != key}
+        at = open_page(spec.file, query={**query, key: label})
+        assert [t.label for t in section_tabs(at)[1] if t.children] == [label]

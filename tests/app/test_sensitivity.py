@@ -13,15 +13,17 @@ from streamlit.testing.v1 import AppTest
 from helm_core import sensitivity as sens
 from helm_core.data import load_release
 
-from .helpers import ROOT, TIMEOUT, assert_clean, is_md_table, md_rows, parse_md_table, texts
+from .helpers import ROOT, TIMEOUT, assert_clean, chart_keys, is_md_table, md_rows, open_section, parse_md_table, section_labels, texts
 
 PAGE = "app_pages/sensitivity.py"
 NQ = "NaturalQuestions (open-book)"
+SECTIONS = ["Per model", "Across scenarios", "Best or worst seed", "Format and examples"]
 
 
-def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: dict | None = None) -> AppTest:
+def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: dict | None = None,
+              section: str | None = None) -> AppTest:
     """Run the router, switch to the page, and give the page's own query keys to its first run (the default
-    page's run drops keys it does not declare)."""
+    page's run drops keys it does not declare); then open `section`."""
     at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
     for k, v in (query or {}).items():
         at.query_params[k] = v
@@ -33,6 +35,8 @@ def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: di
         at.query_params[k] = v
     at.run()
     assert_clean(at)
+    if section is not None:
+        open_section(at, section)
     return at
 
 
@@ -61,8 +65,23 @@ def test_default_is_nq_open_book_with_seed_spread():
     assert m["Models with 3-seed spread"] == str(int((sp["kind"] == "seeds").sum())) == "41"
     assert m["One seed only"] == "25"
     assert m["Median range"] == f"{sp.loc[sp['kind'] == 'seeds', 'range'].median():.3f}"
-    for key in ("sensitivity_dumbbell", "sensitivity_median", "sensitivity_ranks"):
+    assert section_labels(at) == SECTIONS
+    # Only the open section is built: the first load draws the dumbbell alone.
+    assert chart_keys(at) == ["sensitivity_dumbbell"]
+    for section, key in (("Across scenarios", "sensitivity_median"), ("Best or worst seed", "sensitivity_ranks")):
+        open_section(at, section)
         _figure(at, key)
+        assert len(at.get("plotly_chart")) == 1
+
+
+def test_scenario_choice_carries_to_the_best_or_worst_section():
+    at = open_page()
+    at.selectbox(key="sens_scenario").set_value("BoolQ").run()
+    open_section(at, "Best or worst seed")
+    assert at.selectbox(key="sens_scenario").value == "BoolQ"
+    assert "with 3 seeds on BoolQ" in texts(at)
+    open_section(at, "Per model")
+    assert at.selectbox(key="sens_scenario").value == "BoolQ"
 
 
 def test_sort_by_spread_reorders_the_dumbbell():
@@ -80,8 +99,10 @@ def test_switching_to_mmlu_says_the_spread_is_over_subjects():
     at = open_page()
     at.selectbox(key="sens_scenario").set_value("MMLU").run()
     assert any("sub-tasks as well as seeds" in str(i.value) for i in at.info)
-    assert any("No model of the current cohort has a spread over seeds alone" in str(i.value) for i in at.info)
     assert "Models with several runs" in _metrics(at)
+    open_section(at, "Best or worst seed")
+    assert at.selectbox(key="sens_scenario").value == "MMLU"
+    assert any("No model of the current cohort has a spread over seeds alone" in str(i.value) for i in at.info)
 
 
 def test_hellaswag_has_no_spread():
@@ -91,7 +112,7 @@ def test_hellaswag_has_no_spread():
 
 
 def test_rank_tables_highlight_changes():
-    at = open_page()
+    at = open_page(section="Best or worst seed")
     m = _metrics(at)
     f = sens.rank_flips(load_release(), NQ)
     s = sens.flip_summary(f)
@@ -110,13 +131,25 @@ def test_rank_tables_highlight_changes():
 
 
 def test_claims_with_data_beside_them():
-    at = open_page()
+    at = open_page(section="Format and examples")
     t = texts(at)
     for statement in ("67.3 F1", "37.6% to 63.6%", "below 0.03", "0 to 1 in-context example", "30% to 80%"):
         assert statement in t
     assert "This release disagrees" in t and "59.9% to 65.0%" in t  # davinci's v0.4.0 seed range
     assert "BLOOM (176B) an F1 of 0.621" in t
     assert "What is unverified here" in t
+
+
+def test_url_opens_a_section():
+    at = open_page(query={"sensitivity_section": "Format and examples"})
+    assert "What is unverified here" in texts(at)
+    assert not at.get("plotly_chart")
+
+
+@pytest.mark.parametrize("value", ["Nope", "", "per model", "Per model,Across scenarios"])
+def test_bad_section_in_url_opens_the_first(value):
+    at = open_page(query={"sensitivity_section": value})
+    _figure(at, "sensitivity_dumbbell")
 
 
 def test_url_seeds_scenario_and_sort():
@@ -138,13 +171,13 @@ def test_bad_url_values_fall_back(key, value, kind, default):
 
 def test_small_cohort():
     at = open_page(query={"cohort": "paper", "access": "closed"})
-    m = _metrics(at)
-    assert m["Models with 3-seed spread"] == "3"
-    assert "Models that change rank" in m
+    assert _metrics(at)["Models with 3-seed spread"] == "3"
+    open_section(at, "Best or worst seed")
+    assert "Models that change rank" in _metrics(at)
 
 
 def test_cohort_without_the_claims_models():
-    at = open_page(query={"access": "closed"})
+    at = open_page(query={"access": "closed"}, section="Format and examples")
     t = texts(at)
     assert "davinci (175B) has no seed spread" in t
     assert "BLOOM (176B) on NaturalQuestions (open-book) is not in the current cohort" in t
@@ -162,11 +195,12 @@ def test_release_without_trials_or_nq():
     assert_clean(at)
     # without '# trials' no spread can be called a seed spread
     assert "does not say how many seeds each run had" in texts(at)
+    open_section(at, "Best or worst seed")
     assert any("No model of the current cohort has a spread over seeds alone" in str(i.value) for i in at.info)
 
 
 def test_rank_slope_draws_each_direction_as_one_trace_with_every_mover():
-    at = open_page()
+    at = open_page(section="Best or worst seed")
     fig = _figure(at, "sensitivity_ranks")
     f = sens.rank_flips(load_release(), NQ)
     movers = [t for t in fig["data"] if t.get("mode") == "lines+markers"]

@@ -1,5 +1,6 @@
 """Targeted studies page: overview of the 7 evaluations (26 scenarios), zoom picker bound to ?study=, the paper's
-numbers drawn as claims, and one grid cell from the data showing what the grid blurs."""
+numbers drawn as claims, and one grid cell from the data showing what the grid blurs; its sections (only the open
+one is built)."""
 from __future__ import annotations
 
 import pytest
@@ -8,12 +9,14 @@ from helm_core import content
 from ui import nav
 
 from .critique_helpers import open_at
-from .helpers import tables, texts
+from .helpers import chart_keys, open_section, section_labels, section_tabs, tables, texts
 
 PAGE = nav.spec_for("studies").file
 STUDIES = content.load_studies()
 CLAIMS = content.load_claims()
 EVALS = STUDIES.evaluations
+SECTIONS = ["Findings in numbers", "The studies", "Why narrow studies"]
+KEY = "studies_section"
 
 
 def _zoom_heading(at) -> str:
@@ -22,15 +25,16 @@ def _zoom_heading(at) -> str:
 
 def test_overview_lists_every_study_and_26_scenarios():
     at = open_at(PAGE)
-    table = tables(at)[0]
-    assert len(table) == len(STUDIES.studies) and table["new scenarios"].sum() == 26
     t = texts(at)
     assert "7 targeted evaluations" in t and "26 new targeted scenarios" in t
     assert CLAIMS["headline_targeted"].statement in t
+    open_section(at, "The studies")
+    table = tables(at)[0]
+    assert len(table) == len(STUDIES.studies) and table["new scenarios"].sum() == 26
 
 
 def test_default_zoom_is_reasoning():
-    at = open_at(PAGE)
+    at = open_at(PAGE, {KEY: "The studies"})
     assert at.button_group(key="study").value == "reasoning"
     assert _zoom_heading(at).startswith("#### Reasoning")
     assert CLAIMS["study_gsm8k"].statement in texts(at)
@@ -38,7 +42,7 @@ def test_default_zoom_is_reasoning():
 
 @pytest.mark.parametrize("study", EVALS, ids=[s.id for s in EVALS])
 def test_picking_a_study_zooms_into_it(study):
-    at = open_at(PAGE)
+    at = open_at(PAGE, {KEY: "The studies"})
     at.button_group(key="study").set_value(study.id).run()
     assert _zoom_heading(at).startswith("#### " + study.name.replace("&", "&amp;"))
     t = texts(at)
@@ -49,27 +53,27 @@ def test_picking_a_study_zooms_into_it(study):
 
 @pytest.mark.parametrize("study", ["knowledge", "toxicity"])
 def test_study_from_the_url(study):
-    at = open_at(PAGE, {"study": study})
+    at = open_at(PAGE, {"study": study, KEY: "The studies"})
     assert at.button_group(key="study").value == study
     assert _zoom_heading(at).startswith("#### " + STUDIES.by_id(study).name)
 
 
 def test_knowledge_study_shows_the_reused_core_scenarios_from_the_data():
-    at = open_at(PAGE, {"study": "knowledge"})
+    at = open_at(PAGE, {"study": "knowledge", KEY: "The studies"})
     top = next(d for d in tables(at) if "rank" in d.columns)
     assert set(top["scenario"]) == {"NaturalQuestions (closed-book)", "HellaSwag", "OpenbookQA", "TruthfulQA", "MMLU"}
     assert top.groupby("scenario").size().max() == 3
 
 
 def test_knowledge_study_follows_the_cohort():
-    at = open_at(PAGE, {"study": "knowledge", "access": "closed", "cohort": "paper"})
+    at = open_at(PAGE, {"study": "knowledge", "access": "closed", "cohort": "paper", KEY: "The studies"})
     top = next(d for d in tables(at) if "rank" in d.columns)
     assert set(top["model"]) <= {"Anthropic-LM v4-s3 (52B)", "TNLG v2 (530B)", "TNLG v2 (6.7B)"}
 
 
 @pytest.mark.parametrize("bad", ["bogus", "", "efficiency", "<b>x</b>"])
 def test_bad_study_falls_back_to_the_default(bad):
-    at = open_at(PAGE, {"study": bad})
+    at = open_at(PAGE, {"study": bad, KEY: "The studies"})
     assert _zoom_heading(at).startswith("#### Reasoning")
 
 
@@ -86,7 +90,7 @@ def test_paper_numbers_chart_is_labelled_as_claims():
 
 
 def test_grid_blur_example_comes_from_the_data():
-    at = open_at(PAGE)
+    at = open_at(PAGE, {KEY: "Why narrow studies"})
     t = texts(at)
     assert "accuracy **0.505**, the mean of 54 runs" in t and "from 0.000 to 1.000" in t
     cells = next(d for d in tables(at) if "HELM's value" in d.columns)
@@ -96,5 +100,54 @@ def test_grid_blur_example_comes_from_the_data():
 
 
 def test_grid_blur_example_without_opt_in_the_cohort():
-    at = open_at(PAGE, {"access": "closed"})
+    at = open_at(PAGE, {"access": "closed", KEY: "Why narrow studies"})
     assert any("OPT (175B) on CivilComments is not in the sidebar's cohort" in i.value for i in at.info)
+
+
+def test_sections_in_order_and_only_the_first_is_built():
+    at = open_at(PAGE)
+    assert section_labels(at) == SECTIONS
+    key, tabs = section_tabs(at)
+    assert key == KEY
+    assert len(tabs[0].children) > 0 and all(len(t.children) == 0 for t in tabs[1:])
+    # the first load draws the paper's numbers alone, with the headline; the table and the zoom wait
+    assert chart_keys(at) == ["studies_paper_numbers"]
+    assert "Zoom into one study" not in texts(at) and "Why narrow studies see" not in texts(at)
+    assert not at.button_group
+    for i, label in enumerate(SECTIONS[1:], start=1):
+        open_section(at, label)
+        _, tabs = section_tabs(at)
+        assert [len(t.children) > 0 for t in tabs] == [j == i for j in range(len(SECTIONS))]
+        assert chart_keys(at) == []
+    open_section(at, SECTIONS[0])
+    assert chart_keys(at) == ["studies_paper_numbers"]
+
+
+@pytest.mark.parametrize("label,needle", [("The studies", "Zoom into one study"),
+                                          ("Why narrow studies", "Why narrow studies see what the broad grid blurs")])
+def test_url_opens_a_section(label, needle):
+    at = open_at(PAGE, {KEY: label})
+    assert needle in texts(at)
+    assert chart_keys(at) == []
+    assert CLAIMS["headline_targeted"].statement not in texts(at)
+
+
+@pytest.mark.parametrize("value", ["Nope", "", "the studies", "The studies,Why narrow studies", "<b>x</b>"])
+def test_bad_section_in_url_opens_the_first(value):
+    at = open_at(PAGE, {KEY: value})
+    assert chart_keys(at) == ["studies_paper_numbers"]
+    assert "These are the paper's numbers, not this app's data." in texts(at)
+
+
+def test_study_choice_survives_another_section():
+    at = open_at(PAGE)
+    open_section(at, "The studies")
+    at.button_group(key="study").set_value("toxicity").run()
+    assert _zoom_heading(at).startswith("#### " + STUDIES.by_id("toxicity").name)
+    # AppTest runs the page alone after switch_page (no router to reset the keys declared in a run): reset them
+    at.session_state["_qp_allowed"] = set()
+    open_section(at, "Why narrow studies")
+    assert "study" in at.session_state["_qp_allowed"]  # kept in the link while the picker is not drawn
+    open_section(at, "The studies")
+    assert at.button_group(key="study").value == "toxicity"
+    assert _zoom_heading(at).startswith("#### " + STUDIES.by_id("toxicity").name)

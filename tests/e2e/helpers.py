@@ -39,6 +39,24 @@ def open_url(page, url: str) -> float:
     return wait_settled(page)
 
 
+def open_section(page, label: str) -> float:
+    """Click the section tab `label` (ui.components.sections) and wait until its content has been built
+    and drawn; return seconds."""
+    tab = page.get_by_role("tab", name=label, exact=True)
+    tab.click()
+    page.wait_for_function("t => t.getAttribute('aria-selected') === 'true'", arg=tab.element_handle(), timeout=15_000)
+    return wait_settled(page)
+
+
+def each_section(page):
+    """Yield once per section tab of the open page with that section open (once, None, on a page without tabs)."""
+    labels = [t.strip() for t in page.locator('[data-testid="stMain"] [role="tab"]').all_inner_texts()]
+    yield labels[0] if labels else None
+    for label in labels[1:]:
+        open_section(page, label)
+        yield label
+
+
 def assert_clean(page) -> None:
     exc = page.locator('[data-testid="stException"]')
     assert exc.count() == 0, exc.first.inner_text()[:2000]

@@ -6,14 +6,18 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import assert_clean, open_section, open_url, wait_settled
 
 PAGES = {"grid": "16 × 7 Core Grid", "coverage": "Coverage Jump", "metrics": "Metric Orbit"}
 CHART_KEYS = {
     "grid": ["grid_cells"],
-    "coverage": ["coverage_bars", "coverage_models", "coverage_scenarios", "coverage_ground", "coverage_overlap"],
-    "metrics": ["metrics_profile", "metrics_corr", "metrics_pair"],
+    # pages with sections (ui.components.sections): each section's label, in order, with the charts it draws
+    "coverage": {"Coverage jump": ["coverage_bars"], "Per model": ["coverage_models"],
+                 "Per scenario": ["coverage_scenarios"], "Comparable ground": ["coverage_ground"],
+                 "Pairwise overlap": ["coverage_overlap"]},
+    "metrics": {"Profile": ["metrics_profile"], "Seven groups": [], "Track accuracy": ["metrics_corr", "metrics_pair"]},
 }
+SECTION_KEYS = {"coverage": "coverage_section", "metrics": "metrics_section"}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -60,12 +64,20 @@ def hover_text(page, key: str, point) -> str:
 def test_page_renders_with_every_chart(server, page, path):
     open_page(page, f"{server}/{path}", PAGES[path])
     assert_clean(page)
-    for key in CHART_KEYS[path]:
-        c = chart(page, key)
-        assert c.count() == 1, key
-        assert c.locator(".main-svg").count() > 0, key
-        label = page.locator(f'.st-key-{key} [role="figure"][aria-label]')
-        assert label.count() == 1 and len(label.get_attribute("aria-label")) > 40, key  # the text alternative
+    sections = CHART_KEYS[path] if isinstance(CHART_KEYS[path], dict) else {None: CHART_KEYS[path]}
+    for i, (section, keys) in enumerate(sections.items()):
+        if section is not None:
+            if i:
+                open_section(page, section)
+                assert_clean(page)
+            # only the open section is built: its charts and no other
+            assert page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]').count() == len(keys), section
+        for key in keys:
+            c = chart(page, key)
+            assert c.count() == 1, key
+            assert c.locator(".main-svg").count() > 0, key
+            label = page.locator(f'.st-key-{key} [role="figure"][aria-label]')
+            assert label.count() == 1 and len(label.get_attribute("aria-label")) > 40, key  # the text alternative
 
 
 def test_grid_has_112_cells_with_hover(server, page):
@@ -118,8 +130,47 @@ def test_grid_view_and_clicked_cell_round_trip(server, browser, page):
         ctx.close()
 
 
+def test_grid_sections_share_the_view(server, browser, page):
+    """Only the open section is built; the view picked in the grid is the one the blank-cell section explains,
+    and a link opens a section in its view."""
+    from .helpers import open_section
+
+    open_page(page, f"{server}/grid", PAGES["grid"])
+    tabs = page.get_by_role("tab")
+    assert [tabs.nth(i).inner_text().strip() for i in range(tabs.count())] == ["Grid", "Where views differ", "Why blank"]
+    main = page.locator('[data-testid="stMain"]')
+    page.locator('[data-testid="stRadio"]').filter(has_text="schema").get_by_text("schema", exact=True).click()
+    page.wait_for_function("() => location.search.includes('view=schema')", timeout=15_000)
+    wait_settled(page)
+    open_section(page, "Why blank")
+    q = query(page)
+    assert q["grid_section"] == ["Why blank"] and q["view"] == ["schema"]
+    assert "Why each blank cell is blank (schema view)" in main.inner_text()
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 0
+    open_section(page, "Where views differ")
+    assert "Where the three views disagree" in main.inner_text()
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 0
+    open_section(page, "Grid")
+    assert "96 of 112 cells measured" in main.inner_text() and "view=schema" in page.url
+    assert chart(page, "grid_cells").locator(".scatterlayer .point").count() == 112
+    assert_clean(page)
+    ctx = browser.new_context()
+    fresh = ctx.new_page()
+    fresh.console_errors = []  # type: ignore[attr-defined]
+    try:
+        open_page(fresh, f"{server}/grid?grid_section=Why+blank&view=data", PAGES["grid"])
+        assert "Why each blank cell is blank (data view)" in fresh.locator('[data-testid="stMain"]').inner_text()
+        assert fresh.get_by_role("tab", name="Why blank", exact=True).get_attribute("aria-selected") == "true"
+        assert_clean(fresh)
+    finally:
+        ctx.close()
+
+
 def test_coverage_ground_round_trip(server, browser, page):
     open_page(page, f"{server}/coverage", PAGES["coverage"])
+    assert page.locator(".st-key-ground").count() == 0  # the tool is in its own section
+    open_section(page, "Comparable ground")
+    assert query(page)["coverage_section"] == ["Comparable ground"]
     main = page.locator('[data-testid="stMain"]')
     assert "12 of 16" in main.locator('[data-testid="stMetric"]').filter(has_text="Scenarios all 2 share").inner_text()
     # remove "T5 (11B)" from the tool, so only Anthropic-LM is left
@@ -129,18 +180,49 @@ def test_coverage_ground_round_trip(server, browser, page):
     wait_settled(page)
     assert query(page)["ground"] == ["Anthropic-LM v4-s3 (52B)"]
     url = page.url
+    # the tool has its choice again when its section reopens (Streamlit takes an unmounted widget's value out of
+    # the URL meanwhile, and puts it back), with no notice
+    open_section(page, "Pairwise overlap")
+    assert page.locator('[data-testid="stToast"]').count() == 0
+    open_section(page, "Comparable ground")
+    assert "16 of 16" in main.locator('[data-testid="stMetric"]').filter(has_text="Scenarios all 1 share").inner_text()
+    assert query(page)["ground"] == ["Anthropic-LM v4-s3 (52B)"]
     ctx = browser.new_context(viewport={"width": 1400, "height": 900})
     fresh = ctx.new_page()
     try:
         open_page(fresh, url, PAGES["coverage"])
         metric = fresh.locator('[data-testid="stMetric"]').filter(has_text="Scenarios all 1 share")
         assert "16 of 16" in metric.inner_text()
+        assert fresh.get_by_role("tab", name="Comparable ground", exact=True).get_attribute("aria-selected") == "true"
+        # a link's tool choice survives while the first section is open, and reaches the tool
+        open_page(fresh, f"{server}/coverage?ground=Anthropic-LM+v4-s3+%2852B%29", PAGES["coverage"])
+        assert query(fresh)["ground"] == ["Anthropic-LM v4-s3 (52B)"]
+        assert fresh.locator('[data-testid="stToast"]').count() == 0
+        open_section(fresh, "Comparable ground")
+        metric = fresh.locator('[data-testid="stMetric"]').filter(has_text="Scenarios all 1 share")
+        assert "16 of 16" in metric.inner_text()
     finally:
         ctx.close()
 
 
+@pytest.mark.parametrize("path,value,opens", [("coverage", "Per+scenario", "Per scenario"),
+                                              ("coverage", "Nope", "Coverage jump"),
+                                              ("metrics", "Track+accuracy", "Track accuracy"),
+                                              ("metrics", "Nope", "Profile")])
+def test_section_links(server, page, path, value, opens):
+    """A link opens its section; a bad value opens the first section, with no exception."""
+    open_page(page, f"{server}/{path}?{SECTION_KEYS[path]}={value}", PAGES[path])
+    assert_clean(page)
+    assert page.get_by_role("tab", name=opens, exact=True).get_attribute("aria-selected") == "true"
+    keys = CHART_KEYS[path][opens]
+    assert page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]').count() == len(keys)
+    for key in keys:
+        assert chart(page, key).locator(".main-svg").count() > 0, key
+
+
 def test_metrics_correlation_click_picks_the_pair(server, browser, page):
     open_page(page, f"{server}/metrics", PAGES["metrics"])
+    open_section(page, "Track accuracy")
     cells = chart(page, "metrics_corr").locator(".scatterlayer .trace").first.locator(".point")
     text = hover_text(page, "metrics_corr", cells.first)
     assert "MMLU × Calibration" in text and "Spearman" in text
@@ -149,6 +231,7 @@ def test_metrics_correlation_click_picks_the_pair(server, browser, page):
     page.wait_for_function("() => location.search.includes('pair=')", timeout=15_000)
     wait_settled(page)
     assert query(page)["pair"] == ["MMLU|robustness"]
+    assert query(page)["metrics_section"] == ["Track accuracy"]
     main_text = page.locator('[data-testid="stMain"]').inner_text()
     assert re.search(r"MMLU: accuracy \(EM\) against Robustness", main_text)
     ctx = browser.new_context(viewport={"width": 1400, "height": 900})
@@ -158,3 +241,21 @@ def test_metrics_correlation_click_picks_the_pair(server, browser, page):
         assert "MMLU: accuracy (EM) against Robustness" in fresh.locator('[data-testid="stMain"]').inner_text()
     finally:
         ctx.close()
+
+
+def test_metrics_profile_models_carry_across_sections(server, page):
+    """The profile's models are one choice: the scatter's section draws the same picker with the same models."""
+    open_page(page, f"{server}/metrics", PAGES["metrics"])
+    page.locator(".st-key-models").get_by_role("button", name="Remove OPT (175B)").click()
+    page.wait_for_function("() => location.search.includes('models=')", timeout=15_000)
+    wait_settled(page)
+    picked = ["text-davinci-002", "Cohere xlarge v20220609 (52.4B)"]
+    assert query(page)["models"] == picked
+    open_section(page, "Seven groups")  # the picker is not drawn here
+    assert page.locator('[data-testid="stToast"]').count() == 0
+    open_section(page, "Track accuracy")
+    tool = page.locator(".st-key-models")
+    for name in picked:
+        assert tool.get_by_role("button", name=f"Remove {name}").count() == 1, name
+    assert tool.get_by_role("button", name="Remove OPT (175B)").count() == 0
+    assert query(page)["models"] == picked

@@ -95,7 +95,6 @@ def test_bad_step_shows_step_1_and_a_notice(server, page):
 
 
 @pytest.mark.parametrize("path, key, option, expect", [
-    ("studies", "study", "knowledge", "Knowledge · paper §5.2"),
     ("references", "topic", "critique", "4 of 15 entries"),
     ("threads", "thread", "safety-classification", "Safety classification"),
 ])
@@ -109,6 +108,41 @@ def test_choice_round_trips_through_the_url(server, browser, page, path, key, op
     open_url(fresh, page.url)
     assert expect in _main(fresh)
     ctx.close()
+
+
+def test_studies_choice_round_trips_through_the_url(server, browser, page):
+    """The study picker sits in the page's second section: the section and the study both go into the URL, the
+    session keeps the study while another section is open, a shared link opens both, and a link to another
+    section keeps its study for when the picker's section opens."""
+    from .helpers import open_section
+
+    open_url(page, f"{server}/studies")
+    open_section(page, "The studies")
+    _wait_query(page, "studies_section=")
+    page.locator(".st-key-study button:visible", has_text=re.compile(r"^knowledge$")).click()
+    _wait_query(page, "study=knowledge")
+    assert "Knowledge · paper §5.2" in _main(page)
+    # Streamlit takes a widget's key out of the URL while the widget is not drawn; the session keeps the choice
+    # and puts it back when the section opens again.
+    open_section(page, "Why narrow studies")
+    assert "Zoom into one study" not in _main(page)
+    open_section(page, "The studies")
+    assert "study=knowledge" in page.url and "Knowledge · paper §5.2" in _main(page)
+    ctx = browser.new_context()
+    fresh = ctx.new_page()
+    open_url(fresh, page.url)
+    assert "Knowledge · paper §5.2" in _main(fresh)
+    assert fresh.get_by_role("tab", name="The studies", exact=True).get_attribute("aria-selected") == "true"
+    assert_clean(fresh)
+    # A link to another section keeps its study (declared with `keep`) for when the picker's section opens.
+    open_url(fresh, f"{server}/studies?studies_section=Why+narrow+studies&study=toxicity")
+    assert "Why narrow studies see what the broad grid blurs" in _main(fresh)
+    open_section(fresh, "The studies")
+    assert "Toxicity" in fresh.locator('[data-testid="stMain"] h4').first.inner_text()
+    assert "study=toxicity" in fresh.url
+    assert_clean(fresh)
+    ctx.close()
+    assert_clean(page)
 
 
 def test_thread_deep_link_opens_the_linked_step(server, page):

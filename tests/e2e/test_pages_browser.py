@@ -1,4 +1,5 @@
-"""Open every page in Chromium: the script finishes, every chart draws, no exception, no console error."""
+"""Open every page (and every section tab) in Chromium: the script finishes, every chart draws, no exception,
+no console error."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +8,7 @@ import pytest
 
 from ui import nav
 
-from .helpers import assert_clean, open_url
+from .helpers import assert_clean, each_section, open_url
 
 PAGES = nav.available_pages()
 
@@ -15,11 +16,12 @@ PAGES = nav.available_pages()
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
 def test_page_renders_in_chromium(server, page, spec):
     open_url(page, f"{server}/{spec.url_path}")
-    assert_clean(page)
-    assert spec.title in page.locator('[data-testid="stMain"]').inner_text()
-    charts = page.locator('[data-testid="stPlotlyChart"]')
-    for i in range(charts.count()):
-        assert charts.nth(i).locator(".main-svg").count() > 0
+    for section in each_section(page):
+        assert_clean(page)
+        assert spec.title in page.locator('[data-testid="stMain"]').inner_text(), section
+        charts = page.locator('[data-testid="stPlotlyChart"]')
+        for i in range(charts.count()):
+            assert charts.nth(i).locator(".main-svg").count() > 0, (section, i)
 
 
 def test_cohort_choice_goes_into_the_url_and_back(server, browser, page):

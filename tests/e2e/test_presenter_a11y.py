@@ -7,24 +7,30 @@ import pytest
 
 from ui import nav
 
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import assert_clean, each_section, open_url, wait_settled
 
 PAGES = nav.available_pages()
 
 NAME_JS = """e => (e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].innerText) ||
   (e.getAttribute('aria-labelledby') || '').split(' ').map(i => (document.getElementById(i) || {}).innerText || '').join(' ') ||
   (e.closest('label') && e.closest('label').innerText) || e.innerText || e.getAttribute('title') || '').trim()"""
-ROLES = ["slider", "combobox", "radio", "checkbox", "switch", "spinbutton", "textbox", "button"]
+ROLES = ["slider", "combobox", "radio", "checkbox", "switch", "spinbutton", "textbox", "button", "tab"]
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
 def test_charts_have_text_alternatives_and_widgets_have_labels(server, page, spec):
     open_url(page, f"{server}/{spec.url_path}")
-    assert_clean(page)
+    for section in each_section(page):
+        assert_clean(page)
+        _check_names(page, spec, section)
+
+
+def _check_names(page, spec, section) -> None:
+    where = f"{spec.url_path or 'home'}" + (f" · {section}" if section else "")
     charts = page.locator('[data-testid="stPlotlyChart"]')
     for i in range(charts.count()):
         label = charts.nth(i).get_attribute("aria-label") or ""
-        assert len(label) > 20, f"chart {i} on {spec.url_path or 'home'} has no useful text alternative: {label!r}"
+        assert len(label) > 20, f"chart {i} on {where} has no useful text alternative: {label!r}"
     main = page.locator('[data-testid="stMain"], [data-testid="stSidebar"]')
     unnamed = []
     for role in ROLES:
@@ -53,6 +59,37 @@ def test_presenter_mode_walks_sections_with_the_keyboard(server, browser):
     page.wait_for_function(f"() => !location.pathname.includes('{PAGES[1].url_path}')", timeout=20_000)
     wait_settled(page)
     assert "Section 1 of" in page.locator('[data-testid="stMain"]').inner_text()
+    ctx.close()
+
+
+def test_presenter_keys_step_through_a_pages_tabs(server, browser):
+    """PageDown walks the open page's section tabs before the next page; PageUp from a page's first tab lands
+    on the previous page's last tab."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = ctx.new_page()
+    open_url(page, f"{server}/sensitivity?present=1")
+    tabs = [t.strip() for t in page.locator('[data-testid="stMain"] [role="tab"]').all_inner_texts()]
+    assert len(tabs) >= 3
+    main = page.locator('[data-testid="stMain"]')
+    assert f"tab 1 of {len(tabs)}" in main.inner_text()
+    for i, label in enumerate(tabs[1:], start=2):
+        page.keyboard.press("PageDown")
+        page.get_by_role("tab", name=label, exact=True).and_(page.locator('[aria-selected="true"]')).wait_for(
+            timeout=20_000)
+        wait_settled(page)
+        assert f"tab {i} of {len(tabs)}" in main.inner_text()
+        assert "/sensitivity" in page.url and "present=1" in page.url
+    idx = next(i for i, p in enumerate(PAGES) if p.url_path == "sensitivity")
+    page.keyboard.press("PageDown")  # past the last tab: the next page
+    page.wait_for_url(re.compile(rf"/{PAGES[idx + 1].url_path}"), timeout=20_000)
+    wait_settled(page)
+    assert f"Section {idx + 2} of {len(PAGES)}" in main.inner_text()
+    page.keyboard.press("PageUp")  # back: the last tab of the page before
+    page.wait_for_url(re.compile(r"/sensitivity"), timeout=20_000)
+    wait_settled(page)
+    assert f"tab {len(tabs)} of {len(tabs)}" in main.inner_text()
+    assert page.get_by_role("tab", name=tabs[-1], exact=True).get_attribute("aria-selected") == "true"
+    assert_clean(page)
     ctx.close()
 
 

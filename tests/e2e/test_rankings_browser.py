@@ -1,10 +1,11 @@
-"""Browser tests for the Rankings pages (podium, cost): clean render with every chart drawn, URL state round trips
-(written by the browser, read back in a fresh context), and the recipe shared between the two pages."""
+"""Browser tests for the Rankings pages (podium, cost): clean render with every chart drawn (section by section),
+URL state round trips (written by the browser, read back in a fresh context), and the recipe shared between the two
+pages and between the podium's sections."""
 from __future__ import annotations
 
 import pytest
 
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import assert_clean, open_section, open_url, wait_settled
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -52,15 +53,40 @@ def charts_drawn(page) -> int:
     return charts.count()
 
 
+def nav_to(page, title: str, url_path: str) -> None:
+    page.locator('[data-testid="stSidebarNav"]').get_by_text(title).click()
+    page.wait_for_function(f"() => location.pathname.endsWith('/{url_path}')", timeout=20_000)
+    wait_settled(page)
+
+
 def test_podium_renders_cleanly_with_every_chart(server, page):
     open_url(page, f"{server}/podium")
     assert_clean(page)
     text = main_text(page)
     assert "One Recipe Reorders The Podium" in text
     assert "HELM's published group win rates" in text
-    assert charts_drawn(page) == 4
+    tabs = page.get_by_role("tab")
+    assert tabs.all_inner_texts() == ["Recipe podium", "Robustness", "Paper podium", "Field of rivals"]
+    assert page.get_by_role("tab", name="Recipe podium", exact=True).get_attribute("aria-selected") == "true"
+    # the first load draws the first section's charts only: the weights and the slope chart
+    assert charts_drawn(page) == 2
+    assert page.locator('[data-testid="stPlotlyChart"][aria-label^="Current recipe weights"]').count() == 1
     # the slope chart has one labelled line end per model on each side
     assert page.locator('[data-testid="stPlotlyChart"] .scatterlayer .point').count() > 20
+    open_section(page, "Robustness")
+    assert_clean(page)
+    assert "podium_section=Robustness" in page.url
+    assert charts_drawn(page) == 1
+    assert page.locator('[data-testid="stPlotlyChart"][aria-label^="Podium stability"]').count() == 1
+    assert "A simulation:" in main_text(page)
+    open_section(page, "Paper podium")
+    assert_clean(page)
+    assert charts_drawn(page) == 0
+    assert "Pareto dominance is rare" in main_text(page)
+    open_section(page, "Field of rivals")
+    assert_clean(page)
+    assert charts_drawn(page) == 1
+    assert "A win rate depends on the field" in main_text(page)
 
 
 def test_cost_renders_cleanly_with_its_chart(server, page):
@@ -69,8 +95,17 @@ def test_cost_renders_cleanly_with_its_chart(server, page):
     text = main_text(page)
     assert "Capability vs Cost Pressure" in text
     assert "Left out of this chart: 41 of 67 models" in text
+    assert page.get_by_role("tab").all_inner_texts() == ["Capability vs cost", "Paper findings"]
     assert charts_drawn(page) == 1
     assert page.locator('[data-testid="stPlotlyChart"] .scatterlayer .point').count() >= 26
+    assert "What the paper said" not in text
+    open_section(page, "Paper findings")
+    assert_clean(page)
+    assert "cost_section=Paper+findings" in page.url or "cost_section=Paper%20findings" in page.url
+    assert charts_drawn(page) == 0
+    text = main_text(page)
+    assert "What the paper said, and what v0.4.0 shows" in text
+    assert "rank correlation of accuracy win rate with runtime is +0.43" in text
 
 
 def test_podium_recipe_and_weights_round_trip_through_the_url(server, browser, page):
@@ -112,6 +147,53 @@ def test_top_n_and_policy_round_trip(server, browser, page):
     assert checked(fresh, "A model with no value") == "exclude"
     assert "are left out; 25 are ranked" in main_text(fresh)
     ctx.close()
+
+
+def test_the_recipe_carries_across_the_podium_sections_and_a_link(server, browser, page):
+    open_url(page, f"{server}/podium")
+    radio(page, "Recipe").get_by_text("safety", exact=True).click()
+    wait_url(page, "recipe=safety")
+    podium = podium_block(page, "Recipe: Safety push")
+    open_section(page, "Robustness")
+    assert_clean(page)
+    assert checked(page, "Recipe") == "safety"
+    assert "recipe=safety" in page.url and "w_bias=3" in page.url
+    radio(page, "How far the weights wander").get_by_text("large", exact=True).click()
+    wait_url(page, "spread=large")
+    stability_chart = '[data-testid="stPlotlyChart"][aria-label^="Podium stability"]'
+    stability = page.locator(stability_chart).get_attribute("aria-label")
+    # the link opens the same section with the same recipe and spread
+    ctx = browser.new_context()
+    fresh = ctx.new_page()
+    open_url(fresh, page.url)
+    assert_clean(fresh)
+    assert fresh.get_by_role("tab", name="Robustness", exact=True).get_attribute("aria-selected") == "true"
+    assert checked(fresh, "Recipe") == "safety" and checked(fresh, "How far the weights wander") == "large"
+    assert fresh.locator(stability_chart).get_attribute("aria-label") == stability
+    ctx.close()
+    # back in the first section, the podium has the recipe
+    open_section(page, "Recipe podium")
+    assert_clean(page)
+    assert checked(page, "Recipe") == "safety"
+    assert podium_block(page, "Recipe: Safety push") == podium
+
+
+def test_the_recipe_survives_a_switch_to_cost_from_a_later_podium_section(server, page):
+    """A section without the recipe controls (Paper podium) unmounts them; the recipe must still reach the
+    Capability vs Cost page and come back."""
+    open_url(page, f"{server}/podium?recipe=custom&w_accuracy=2&w_toxicity=5&missing=exclude")
+    open_section(page, "Paper podium")
+    assert_clean(page)
+    nav_to(page, "Capability vs Cost Pressure", "cost")
+    assert_clean(page)
+    wait_url(page, "recipe=custom")
+    assert "w_accuracy=2" in page.url and "w_toxicity=5" in page.url and "missing=exclude" in page.url
+    nav_to(page, "One Recipe Reorders The Podium", "podium")
+    open_section(page, "Recipe podium")
+    weights = '[data-testid="stPlotlyChart"][aria-label^="Current recipe weights"]'
+    label = page.locator(weights).get_attribute("aria-label")
+    assert "Accuracy 29%" in label and "Toxicity 71%" in label, label
+    assert checked(page, "Recipe") == "custom" and checked(page, "A model with no value") == "exclude"
 
 
 def test_cost_axis_round_trip(server, browser, page):

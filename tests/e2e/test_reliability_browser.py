@@ -1,12 +1,12 @@
-"""Chromium: the Calibration and Prompt Sensitivity pages render with every chart drawn, and their controls
-go into the URL and come back from it (slider, bin switch, scenario, interface, sort)."""
+"""Chromium: the Calibration and Prompt Sensitivity pages build one section at a time with its charts drawn,
+and their controls go into the URL and come back from it (slider, bin switch, scenario, interface, sort)."""
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import assert_clean, open_section, open_url, wait_settled
 
 
 def _params(url: str) -> dict[str, list[str]]:
@@ -37,19 +37,27 @@ def _choose(page, label: str, option: str) -> None:
     page.keyboard.press("Enter")
 
 
-@pytest.mark.parametrize("path,n_charts,title", [
-    ("calibration", 2, "Reliability, Not Just Confidence Theater"),
-    ("sensitivity", 3, "Prompt Sensitivity"),
+@pytest.mark.parametrize("path,key,sections,title", [
+    ("calibration", "calibration_section",
+     [("Reliability diagram", 1), ("Accuracy and calibration", 1), ("Switch interfaces", 0)],
+     "Reliability, Not Just Confidence Theater"),
+    ("sensitivity", "sensitivity_section",
+     [("Per model", 1), ("Across scenarios", 1), ("Best or worst seed", 1), ("Format and examples", 0)],
+     "Prompt Sensitivity"),
 ])
-def test_page_renders_every_chart(server, page, path, n_charts, title):
+def test_each_section_renders_its_charts(server, page, path, key, sections, title):
     open_url(page, f"{server}/{path}")
-    assert_clean(page)
     main = page.locator('[data-testid="stMain"]')
     assert title in main.inner_text()
-    charts = page.locator('[data-testid="stPlotlyChart"]')
-    assert charts.count() == n_charts
-    for i in range(n_charts):
-        assert charts.nth(i).locator(".main-svg").count() > 0
+    for i, (label, n_charts) in enumerate(sections):
+        if i:
+            open_section(page, label)
+            assert _params(page.url)[key] == [label]  # the open section is in the link
+        assert_clean(page)
+        charts = page.locator('[data-testid="stPlotlyChart"]')
+        assert charts.count() == n_charts, label  # only the open section is built
+        for j in range(n_charts):
+            assert charts.nth(j).locator(".main-svg").count() > 0
 
 
 def test_simulation_is_labelled_on_screen(server, page):
@@ -58,6 +66,16 @@ def test_simulation_is_labelled_on_screen(server, page):
     assert "Simulation · not HELM data" in text
     chart = page.locator('[data-testid="stPlotlyChart"]').first
     assert "SIMULATION: synthetic answers, not HELM data" in chart.inner_text()
+
+
+def _reopen(browser, url: str, check) -> None:
+    """Open `url` in a fresh session and run `check` on it: the link alone reproduces the view."""
+    ctx, fresh = _fresh(browser, url)
+    try:
+        check(fresh)
+        assert_clean(fresh)
+    finally:
+        ctx.close()
 
 
 def test_calibration_state_round_trip(server, browser, page):
@@ -71,31 +89,47 @@ def test_calibration_state_round_trip(server, browser, page):
     thumb.press("ArrowRight")
     page.wait_for_function("() => location.search.includes('cal_conf=0.7')", timeout=15_000)
     wait_settled(page)
-    after = _metric(page, "ECE")
-    assert float(after) > float(before)
+    assert float(_metric(page, "ECE")) > float(before)
     page.get_by_role("radio", name="uniform", exact=True).click()
     page.wait_for_function("() => location.search.includes('cal_bins=uniform')", timeout=15_000)
+    wait_settled(page)
+    ece_uniform = _metric(page, "ECE")
+    q = _params(page.url)
+    assert q["cal_conf"] == ["0.7"] and q["cal_bins"] == ["uniform"]
+
+    def same_diagram(fresh):
+        assert _metric(fresh, "ECE") == ece_uniform
+
+    _reopen(browser, page.url, same_diagram)
+
+    open_section(page, "Accuracy and calibration")
     _choose(page, "Scenario", "OpenbookQA")
     page.wait_for_function("() => location.search.includes('cal_scenario=OpenbookQA')", timeout=15_000)
+    wait_settled(page)
+    rho = _metric(page, "Rank correlation, accuracy vs ECE")
+    assert rho.startswith("-")
+
+    def same_scatter(fresh):
+        assert _selected(fresh, "Scenario") == "OpenbookQA"
+        assert _metric(fresh, "Rank correlation, accuracy vs ECE") == rho
+
+    _reopen(browser, page.url, same_scatter)
+
+    open_section(page, "Switch interfaces")
     page.get_by_role("radio", name="separate-calibrated", exact=True).click()
     page.wait_for_function("() => location.search.includes('cal_method=separate-calibrated')", timeout=15_000)
     wait_settled(page)
-    ece_uniform = _metric(page, "ECE")
-    rho = _metric(page, "Rank correlation, accuracy vs ECE")
-    url = page.url
-    q = _params(url)
-    assert q["cal_conf"] == ["0.7"] and q["cal_bins"] == ["uniform"] and q["cal_scenario"] == ["OpenbookQA"]
 
-    ctx, fresh = _fresh(browser, url)
-    try:
-        assert _metric(fresh, "ECE") == ece_uniform
-        assert _metric(fresh, "Rank correlation, accuracy vs ECE") == rho and rho.startswith("-")
-        main = fresh.locator('[data-testid="stMain"]').inner_text()
-        assert "bare prompt" in main  # the separate-calibrated illustration
-        assert _selected(fresh, "Scenario") == "OpenbookQA"
-        assert_clean(fresh)
-    finally:
-        ctx.close()
+    def same_interface(fresh):
+        assert "bare prompt" in fresh.locator('[data-testid="stMain"]').inner_text()
+
+    _reopen(browser, page.url, same_interface)
+
+    # Within the session, every section keeps its choices while another one is open.
+    open_section(page, "Reliability diagram")
+    assert _metric(page, "ECE") == ece_uniform
+    open_section(page, "Accuracy and calibration")
+    assert _selected(page, "Scenario") == "OpenbookQA"
 
 
 def test_sensitivity_state_round_trip(server, browser, page):
@@ -107,20 +141,27 @@ def test_sensitivity_state_round_trip(server, browser, page):
     page.wait_for_function("() => location.search.includes('sens_sort=spread')", timeout=15_000)
     wait_settled(page)
     median = _metric(page, "Median range")
-    moved = _metric(page, "Models that change rank")
-    url = page.url
 
-    ctx, fresh = _fresh(browser, url)
-    try:
+    def same_spread(fresh):
         assert _selected(fresh, "Scenario") == "BoolQ"
         assert _metric(fresh, "Median range") == median
+
+    _reopen(browser, page.url, same_spread)
+
+    # The scenario is shared with the best-or-worst section, and the link carries both.
+    open_section(page, "Best or worst seed")
+    assert _selected(page, "Scenario") == "BoolQ"
+    moved = _metric(page, "Models that change rank")
+    assert _params(page.url)["sens_scenario"] == ["BoolQ"]
+
+    def same_flips(fresh):
+        assert _selected(fresh, "Scenario") == "BoolQ"
         assert _metric(fresh, "Models that change rank") == moved
-        assert_clean(fresh)
-    finally:
-        ctx.close()
+
+    _reopen(browser, page.url, same_flips)
 
 
-@pytest.mark.parametrize("query,key", [("calibration?cal_method=cot", "cal_method"),
+@pytest.mark.parametrize("query,key", [("calibration?calibration_section=Switch+interfaces&cal_method=cot", "cal_method"),
                                        ("sensitivity?sens_scenario=zzz", "sens_scenario")])
 def test_bad_link_value_shows_a_notice(server, page, query, key):
     # A toast shows for a few seconds: watch for it from the start instead of after the page settles.
