@@ -1,6 +1,6 @@
-"""Browser timings: every page in Chromium until the script is done and every chart has drawn,
-beside a one-chart reference page served by a second server in the same run; on pages with section tabs, the
-time from a click on another tab until that section has drawn; and server RSS."""
+"""Browser timings: every page in Chromium until the script is done and every chart has drawn, beside a
+one-chart reference page served by a second server in the same run and loaded in turns with each page; on
+pages with section tabs, the time from a click on another tab until that section has drawn; and server RSS."""
 from __future__ import annotations
 
 import statistics
@@ -32,16 +32,20 @@ def bench_browser(repeat: int = 3, only: set[str] | None = None) -> dict:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=e2e.CHROMIUM, headless=True, args=e2e.CHROMIUM_ARGS)
 
-            def measure(url: str) -> float:
-                times = []
-                for _ in range(repeat):
-                    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
-                    page = ctx.new_page()
-                    t0 = time.perf_counter()
-                    open_url(page, url)
-                    times.append(time.perf_counter() - t0)
-                    ctx.close()
-                return statistics.median(times)
+            def load(url: str) -> float:
+                ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+                page = ctx.new_page()
+                t0 = time.perf_counter()
+                open_url(page, url)
+                seconds = time.perf_counter() - t0
+                ctx.close()
+                return seconds
+
+            def measure(url: str) -> tuple[float, float]:
+                """Median seconds of `url` and of the reference page, loaded in turns (reference, page, …), so a
+                machine that slows down or speeds up during the run moves both alike."""
+                pairs = [(load(ref_url), load(url)) for _ in range(repeat)]
+                return statistics.median(p for _, p in pairs), statistics.median(r for r, _ in pairs)
 
             def sections(url: str) -> list[float]:
                 """Open the page, then every other section tab in turn: seconds per switch."""
@@ -53,18 +57,21 @@ def bench_browser(repeat: int = 3, only: set[str] | None = None) -> dict:
                 ctx.close()
                 return times
 
-            measure(f"http://127.0.0.1:{app_port}/")  # warm the server's caches once
-            ref_s = measure(f"http://127.0.0.1:{ref_port}/")
-            out["reference_s"] = ref_s
+            ref_url = f"http://127.0.0.1:{ref_port}/"
+            load(ref_url)
+            load(f"http://127.0.0.1:{app_port}/")  # warm the servers' caches once
+            refs = []
             for spec in nav.available_pages():
                 if only is not None and spec.url_path not in only:
                     continue
-                s = measure(f"http://127.0.0.1:{app_port}/{spec.url_path}")
-                row = {"browser_s": s, "ratio": s / ref_s}
+                s, ref_s = measure(f"http://127.0.0.1:{app_port}/{spec.url_path}")
+                refs.append(ref_s)
+                row = {"browser_s": s, "reference_s": ref_s, "ratio": s / ref_s}
                 switches = sections(f"http://127.0.0.1:{app_port}/{spec.url_path}")
                 if switches:
                     row.update(section_switch_s=statistics.median(switches), section_switch_max_s=max(switches))
                 out["pages"][spec.url_path or "(home)"] = row
+            out["reference_s"] = statistics.median(refs) if refs else float("nan")
             browser.close()
         out["server_rss_mb"] = rss_mb(app.pid)
     finally:

@@ -212,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     print("budgets: warm < 150 ms, cold < 1500 ms, widget and tab switch < 100 ms, figures < 1024 KB (heaviest "
           "tab), browser ratio < 1.3")
     if browser:
-        print(f"reference one-chart page: {browser['reference_s']:.2f} s; server RSS after every page: "
+        print(f"reference one-chart page (median over its loads beside each page): {browser['reference_s']:.2f} s; "
+              "server RSS after every page: "
               f"{browser['server_rss_mb']:.0f} MB (budget 400)")
     print()
     for k, v in core.items():
