@@ -102,6 +102,10 @@ def record_sections(key: str, labels: list[str]) -> None:
     st.session_state[_OPEN_PAGE_SECTIONS] = (key, list(labels))
 
 
+def _page_index(pages: list, url_path: str) -> int:
+    return next((i for i, p in enumerate(pages) if p.url_path == url_path), 0)
+
+
 def _tab_position(url_path: str) -> tuple[str, list[str], int] | None:
     rec = st.session_state.get(_SECTIONS, {}).get(url_path)
     if rec is None:
@@ -117,7 +121,7 @@ def bar(current_url_path: str):
     has run (and so has said which tabs it has)."""
     st.session_state.pop(_OPEN_PAGE_SECTIONS, None)  # the page about to run records its own
     pages = nav.available_pages()
-    idx = next((i for i, p in enumerate(pages) if p.url_path == current_url_path), 0)
+    idx = _page_index(pages, current_url_path)
     tabs = _tab_position(current_url_path)
     st.html(_CSS)
     st.html(_SCROLL_TOP, unsafe_allow_javascript=True)
@@ -153,7 +157,7 @@ def bar(current_url_path: str):
 def show_counter(counter, current_url_path: str) -> None:
     """After the page has run: remember its section tabs and show 'Section k of n · tab j of m'."""
     pages = nav.available_pages()
-    idx = next((i for i, p in enumerate(pages) if p.url_path == current_url_path), 0)
+    idx = _page_index(pages, current_url_path)
     rec = st.session_state.pop(_OPEN_PAGE_SECTIONS, None)
     known = st.session_state.setdefault(_SECTIONS, {})
     if rec is None:
