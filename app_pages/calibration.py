@@ -191,9 +191,7 @@ def _data() -> None:
     if not scenarios:
         st.info(f"{rel.name} has no calibration values (ECE), so accuracy cannot be compared with calibration here.",
                 icon=":material/info:")
-    elif not models:
-        st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to compare models.")
-    else:
+    elif components.has_models(models, "accuracy against calibration"):
         st.markdown(
             f"Each point is a model of the current cohort: its accuracy on the scenario and its ECE, as {rel.name} "
             "reports them. The rank correlation says whether more accurate models tend to be better or worse calibrated."

@@ -48,12 +48,8 @@ def _computable() -> bool:
 
 def _ready() -> bool:
     """The guards of the sections that need the sidebar's cohort."""
-    if not _computable():
-        return False
-    if not models:
-        st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see coverage per "
-                   "model, per scenario and the comparable-ground tool.")
-    return bool(models)
+    return _computable() and components.has_models(
+        models, "coverage per model, per scenario and the comparable-ground tool")
 
 
 def _jump() -> None:

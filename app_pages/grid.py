@@ -36,9 +36,7 @@ models = cache.active_models()
 
 
 def _ready() -> bool:
-    if not models:
-        st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the grid.")
-    return bool(models)
+    return components.has_models(models, "the grid")
 
 
 def _view() -> str:

@@ -31,9 +31,7 @@ allowed = set(options)
 
 
 def _ready() -> bool:
-    if not models:
-        st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the metrics.")
-    return bool(models)
+    return components.has_models(models, "the metrics")
 
 
 def _profile_models(label: str = f"Models to compare (up to {metrics.MAX_PROFILE_MODELS})",

@@ -13,8 +13,7 @@ components.page_header("")
 rel = cache.active_release()
 models = cache.active_models()
 
-if not models:
-    st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the exam.")
+if not components.has_models(models, "the exam"):
     components.onward("")
     st.stop()
 

@@ -44,9 +44,8 @@ scenarios = spread_scenarios()
 def _ready() -> bool:
     if not scenarios:
         st.info(f"{rel.name} has no main-metric values, so there is no spread to show.", icon=":material/info:")
-    elif not models:
-        st.warning("No model matches the sidebar's cohort and access filter. Widen the filter to see the spread.")
-    return bool(scenarios and models)
+        return False
+    return components.has_models(models, "the spread")
 
 
 def _scenario() -> str:

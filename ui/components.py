@@ -141,6 +141,14 @@ def table(data, *, formats: Mapping[str, str | Callable] | None = None, labels: 
         st.markdown(md)
 
 
+def has_models(models: Sequence[str], what: str) -> bool:
+    """False, with a warning saying how to get some, when the sidebar's cohort and access filter leave no model;
+    `what` completes "Widen the filter to see …"."""
+    if not models:
+        st.warning(f"No model matches the sidebar's cohort and access filter. Widen the filter to see {what}.")
+    return bool(models)
+
+
 def pick_by_click(event, tokens: Sequence[str], *, key: str) -> None:
     """A click on a chart point whose first customdata value is one of `tokens` sets the widget `key` to it.
     Once per click: later reruns still carry the same selection, and must not undo a choice made since in the

@@ -6,29 +6,6 @@ from dataclasses import replace
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from .helpers import ROOT, TIMEOUT, assert_clean, open_section
-
-
-def open_story_page(file: str, query: dict[str, str | list[str]] | None = None,
-                    session: dict | None = None, section: str | None = None) -> AppTest:
-    """Like helpers.open_page, but the page's own query keys reach it: the first run (the default page) drops
-    keys it does not declare, so they are set again after switching, before the page's first run. Then opens
-    the section tab `section` (a click on it)."""
-    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    for k, v in (session or {}).items():
-        at.session_state[k] = v
-    at.run()
-    at.switch_page(file)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert_clean(at)
-    if section is not None:
-        open_section(at, section)
-    return at
-
 
 def loaded(release, name: str, drop_groups: tuple[str, ...] = ()) -> dict:
     """Session state making a modified copy of `release` the active dataset, as the data page does after an upload."""

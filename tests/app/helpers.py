@@ -28,6 +28,27 @@ def open_page(file: str | None = None, query: dict[str, str] | None = None) -> A
     return at
 
 
+def open_story_page(file: str, query: dict[str, str | list[str]] | None = None,
+                    session: dict | None = None, section: str | None = None) -> AppTest:
+    """Like open_page, but the page's own query keys reach it: the first run (the default page) drops keys it
+    does not declare, so they are set again after switching, before the page's first run. `session` is set
+    before the first run; then the section tab `section` is opened (a click on it)."""
+    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    for k, v in (session or {}).items():
+        at.session_state[k] = v
+    at.run()
+    at.switch_page(file)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    assert_clean(at)
+    if section is not None:
+        open_section(at, section)
+    return at
+
+
 def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 

@@ -13,31 +13,16 @@ from streamlit.testing.v1 import AppTest
 from helm_core import calibration as cal
 from helm_core.data import load_release
 
-from .helpers import ROOT, TIMEOUT, assert_clean, chart_keys, open_section, section_labels, section_tabs, tables, texts
+from .helpers import (assert_clean, chart_keys, open_section, open_story_page, section_labels, section_tabs, tables,
+                      texts)
 
 PAGE = "app_pages/calibration.py"
 SECTIONS = ["Reliability diagram", "Accuracy and calibration", "Switch interfaces"]
 
 
-def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: dict | None = None,
-              section: str | None = None) -> AppTest:
-    """Like helpers.open_page, but the page's own query keys reach the page: the first run (the default page)
-    drops keys it does not declare, so they are set again after switching, before the page's first run.
-    Then opens `section`."""
-    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    for k, v in (session or {}).items():
-        at.session_state[k] = v
-    at.run()
-    at.switch_page(file)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert_clean(at)
-    if section is not None:
-        open_section(at, section)
-    return at
+def open_page(file: str = PAGE, **kwargs) -> AppTest:
+    """The page opened with its own query keys, session state and section (helpers.open_story_page)."""
+    return open_story_page(file, **kwargs)
 
 
 def _metrics(at):

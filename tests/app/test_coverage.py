@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import pytest
 
-from .coverage_helpers import metrics_of, notices, open_story_page
-from .helpers import chart_keys, open_chart_data, open_section, section_labels, section_tabs, texts
+from .coverage_helpers import metrics_of, notices
+from .helpers import chart_keys, open_chart_data, open_section, open_story_page, section_labels, section_tabs, texts
 
 PAGE = "app_pages/coverage.py"
 SECTIONS = ["Coverage jump", "Per model", "Per scenario", "Comparable ground", "Pairwise overlap"]

@@ -6,8 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from .coverage_helpers import loaded, metrics_of, notices, open_story_page
-from .helpers import chart_keys, open_chart_data, open_section, section_labels, section_tabs, tables, texts
+from .coverage_helpers import loaded, metrics_of, notices
+from .helpers import (chart_keys, open_chart_data, open_section, open_story_page, section_labels, section_tabs,
+                      tables, texts)
 
 PAGE = "app_pages/grid.py"
 SECTIONS = ["Grid", "Where views differ", "Why blank"]

@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from .coverage_helpers import loaded, notices, open_story_page
-from .helpers import chart_keys, open_chart_data, open_lazy, open_section, section_labels, section_tabs, tables, texts
+from .coverage_helpers import loaded, notices
+from .helpers import (chart_keys, open_chart_data, open_lazy, open_section, open_story_page, section_labels,
+                      section_tabs, tables, texts)
 
 PAGE = "app_pages/metrics.py"
 SECTIONS = ["Profile", "Seven groups", "Track accuracy"]

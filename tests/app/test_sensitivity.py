@@ -13,31 +13,17 @@ from streamlit.testing.v1 import AppTest
 from helm_core import sensitivity as sens
 from helm_core.data import load_release
 
-from .helpers import ROOT, TIMEOUT, assert_clean, chart_keys, is_md_table, md_rows, open_section, parse_md_table, section_labels, texts
+from .helpers import (assert_clean, chart_keys, is_md_table, md_rows, open_section, open_story_page, parse_md_table,
+                      section_labels, texts)
 
 PAGE = "app_pages/sensitivity.py"
 NQ = "NaturalQuestions (open-book)"
 SECTIONS = ["Per model", "Across scenarios", "Best or worst seed", "Format and examples"]
 
 
-def open_page(file: str = PAGE, query: dict[str, str] | None = None, session: dict | None = None,
-              section: str | None = None) -> AppTest:
-    """Run the router, switch to the page, and give the page's own query keys to its first run (the default
-    page's run drops keys it does not declare); then open `section`."""
-    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    for k, v in (session or {}).items():
-        at.session_state[k] = v
-    at.run()
-    at.switch_page(file)
-    for k, v in (query or {}).items():
-        at.query_params[k] = v
-    at.run()
-    assert_clean(at)
-    if section is not None:
-        open_section(at, section)
-    return at
+def open_page(file: str = PAGE, **kwargs) -> AppTest:
+    """The page opened with its own query keys, session state and section (helpers.open_story_page)."""
+    return open_story_page(file, **kwargs)
 
 
 def _metrics(at):
