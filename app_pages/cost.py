@@ -44,7 +44,7 @@ def chart_section() -> None:
     harm = c3.radio("Harm risk (colour)", list(frontier.HARM_MEASURES), index=0, key="harm", bind="query-params",
                     captions=[HARM_CAPTIONS[k] for k in frontier.HARM_MEASURES])
     with st.expander("Recipe for the top three (shared with the Podium page)", expanded=False):
-        choice = recipe_controls.recipe_controls(base.coverage, len(models), expanded=True)
+        choice = recipe_controls.recipe_controls(base.coverage, len(models))
 
     v = cost_view(models, cap, harm, cost)
     fr = v.frontier

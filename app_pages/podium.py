@@ -92,8 +92,10 @@ def comparison() -> None:
     left, mid, right = st.columns([1, 2, 1])
     state.allow("n", [str(v) for v in TOP_N_OPTIONS])
     with mid:
-        n = int(st.select_slider("Top N in the slope chart and tables", options=TOP_N_OPTIONS, value=10, key="n",
-                                 bind="query-params"))
+        # Buttons rather than a select slider: with the weight sliders in a popover, the page's first screen then
+        # needs no slider code in the browser.
+        n = int(st.segmented_control("Top N in the slope chart and tables", TOP_N_OPTIONS, default=10, required=True,
+                                     key="n", bind="query-params"))
     table_height = None if n <= 15 else 600  # longer top-N tables scroll
     with left:
         recipe_controls.podium(rr.accuracy, "Accuracy only", "win rate")
@@ -158,7 +160,7 @@ def _podium() -> None:
 @st.fragment
 def stability() -> None:
     """The podium's robustness to the recipe's weights, under the shared recipe controls."""
-    choice = recipe_controls.recipe_controls(base.coverage, len(models), expanded=False)
+    choice = recipe_controls.recipe_controls(base.coverage, len(models))
     if choice.error:
         st.warning(choice.error)
         return

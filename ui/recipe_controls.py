@@ -65,10 +65,14 @@ def _weight_token(v: str) -> bool:
     return v.isdigit() and 0 <= int(v) <= W_MAX
 
 
-def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = None, *,
-                    expanded: bool = True) -> RecipeChoice:
+def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = None) -> RecipeChoice:
     """Draw the recipe picker, the missing-group policy and the weight sliders; return the choice.
-    Call it inside the page's fragment, once per run."""
+    Call it inside the page's fragment, once per run.
+
+    The sliders sit in a popover under the recipe picker. They are built on every run (bound to the URL, checked
+    against a link), but the browser draws a popover's content only once it is opened, so a page load does not
+    pay for seven sliders nobody has asked for yet (Chromium, bench/: about 0.05 of the reference page's time on
+    Capability vs Cost)."""
     pending = st.session_state.pop(_PENDING, None)
     if pending:
         st.session_state[RECIPE_KEY] = "custom"
@@ -106,14 +110,17 @@ def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = No
         st.session_state[k] = target[g] if target is not None else (current if isinstance(current, int) else 0)
 
     raw: dict[str, int] = {}
-    with st.expander("Weights (0 leaves a group out; moving a slider makes the recipe custom)", expanded=expanded):
-        grid = st.columns(4)
+    weights_box = cols[0].popover("Adjust weights", icon=":material/tune:",
+                                  help="One slider per metric group, 0 to 5. 0 leaves a group out; moving a slider "
+                                       "makes the recipe custom.")
+    with weights_box:
+        grid = st.columns(2)
         for i, (g, k) in enumerate(WEIGHT_KEYS.items()):
             state.allow(k, _weight_token)
             help_text = None
             if coverage is not None and n_models:
                 help_text = f"{int(coverage.get(g, 0)):,} of {n_models:,} models have a {GROUP_LABELS[g].lower()} win rate."
-            raw[g] = int(grid[i % 4].slider(
+            raw[g] = int(grid[i % 2].slider(
                 GROUP_LABELS[g], min_value=0, max_value=W_MAX, step=1, key=k, bind="query-params",
                 on_change=_to_custom, help=help_text,
             ))

@@ -83,7 +83,7 @@ def test_the_recipe_is_shared_by_the_podium_and_robustness_sections():
     at = open_page(PAGE)
     at.radio(key="recipe").set_value("safety").run()
     at.radio(key="missing").set_value("exclude").run()
-    at.select_slider(key="n").set_value(20).run()
+    at.button_group(key="n").set_value(20).run()
     open_section(at, "Robustness")
     assert at.radio(key="recipe").value == "safety" and at.radio(key="missing").value == "exclude"
     assert sliders(at)["w_bias"] == 3 and sliders(at)["w_toxicity"] == 3
@@ -96,7 +96,7 @@ def test_the_recipe_is_shared_by_the_podium_and_robustness_sections():
     open_section(at, "Recipe podium")
     assert at.radio(key="recipe").value == "custom" and at.radio(key="missing").value == "exclude"
     assert sliders(at)["w_toxicity"] == 5 and sliders(at)["w_bias"] == 3
-    assert at.select_slider(key="n").value == 20
+    assert at.button_group(key="n").value == 20
     assert "Recipe: Custom weights" in texts(at)
     assert "Current recipe weights" in chart_alt(at, "podium_weights")
     assert "Bias 23%, Toxicity 38%" in chart_alt(at, "podium_weights")  # 3 and 5 of 13
@@ -113,7 +113,7 @@ def test_a_link_to_a_later_section_keeps_the_recipe_for_the_podium():
     assert at.radio(key="recipe").value == "custom" and at.radio(key="spread").value == "large"
     assert sliders(at)["w_accuracy"] == 2 and sliders(at)["w_toxicity"] == 5
     open_section(at, "Recipe podium")
-    assert at.select_slider(key="n").value == 5
+    assert at.button_group(key="n").value == 5
     label = chart_alt(at, "podium_weights")
     assert "Accuracy 29%" in label and "Toxicity 71%" in label, label
 
@@ -204,7 +204,7 @@ def test_exclude_policy_ranks_only_complete_models():
 def test_top_n_changes_the_slope_chart_and_tables():
     at = open_page(PAGE)
     n10 = len(values(chart_spec(at, "podium_slope")["data"][-1]["y"]))
-    at.select_slider(key="n").set_value(30).run()
+    at.button_group(key="n").set_value(30).run()
     n30 = len(values(chart_spec(at, "podium_slope")["data"][-1]["y"]))
     assert n30 > n10 >= 10
     top = [t for t in tables(at) if "win rate" in t.columns]
@@ -227,7 +227,7 @@ def test_the_link_sets_recipe_policy_and_n():
     at = open_with(PAGE, {"recipe": "safety", "missing": "exclude", "n": "5", "spread": "large"})
     assert at.radio(key="recipe").value == "safety"
     assert at.radio(key="missing").value == "exclude"
-    assert at.select_slider(key="n").value == 5
+    assert at.button_group(key="n").value == 5
     assert sliders(at)["w_bias"] == 3
     assert podium_lines(at, "Recipe: Safety push").startswith("**#1 text-davinci-002**")
     open_section(at, "Robustness")

@@ -25,9 +25,17 @@ def checked(page, label: str) -> str:
     return radio(page, label).locator("label:has(input:checked)").inner_text().split("\n")[0].strip()
 
 
+def weight_slider(page, label: str):
+    """A recipe weight slider; the browser draws them only once their popover is open, so open it first."""
+    body = page.locator('[data-testid="stPopoverBody"]')
+    if not body.is_visible():
+        page.get_by_role("button", name="Adjust weights").click()
+        body.wait_for(state="visible", timeout=15_000)
+    return body.locator('[data-testid="stSlider"]').filter(has_text=label).first
+
+
 def slider_value(page, label: str) -> str:
-    return page.locator('[data-testid="stSlider"]').filter(has_text=label).first \
-        .locator('[data-testid="stSliderThumbValue"]').inner_text()
+    return weight_slider(page, label).locator('[data-testid="stSliderThumbValue"]').inner_text()
 
 
 def main_text(page) -> str:
@@ -114,7 +122,8 @@ def test_podium_recipe_and_weights_round_trip_through_the_url(server, browser, p
     wait_url(page, "recipe=safety")
     assert "w_bias=3" in page.url and "w_toxicity=3" in page.url
     # a keyboard step on the Accuracy slider makes the recipe custom
-    page.locator('[data-testid="stSlider"]').filter(has_text="Accuracy").first.get_by_role("slider").focus()
+    assert page.locator('[data-testid="stSlider"]').count() == 0  # no slider drawn until the popover opens
+    weight_slider(page, "Accuracy").get_by_role("slider").focus()
     page.keyboard.press("ArrowRight")
     wait_url(page, "recipe=custom")
     wait_url(page, "w_accuracy=2")
