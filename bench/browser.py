@@ -41,11 +41,13 @@ def bench_browser(repeat: int = 3, only: set[str] | None = None) -> dict:
                 ctx.close()
                 return seconds
 
-            def measure(url: str) -> tuple[float, float]:
+            def measure(url: str) -> tuple[float, float, list[float]]:
                 """Median seconds of `url` and of the reference page, loaded in turns (reference, page, …), so a
-                machine that slows down or speeds up during the run moves both alike."""
+                machine that slows down or speeds up during the run moves both alike; and each pair's ratio, whose
+                spread shows how far one run's ratio can be trusted."""
                 pairs = [(load(ref_url), load(url)) for _ in range(repeat)]
-                return statistics.median(p for _, p in pairs), statistics.median(r for r, _ in pairs)
+                return (statistics.median(p for _, p in pairs), statistics.median(r for r, _ in pairs),
+                        sorted(p / r for r, p in pairs))
 
             def sections(url: str) -> list[float]:
                 """Open the page, then every other section tab in turn: seconds per switch."""
@@ -64,9 +66,10 @@ def bench_browser(repeat: int = 3, only: set[str] | None = None) -> dict:
             for spec in nav.available_pages():
                 if only is not None and spec.url_path not in only:
                     continue
-                s, ref_s = measure(f"http://127.0.0.1:{app_port}/{spec.url_path}")
+                s, ref_s, pair_ratios = measure(f"http://127.0.0.1:{app_port}/{spec.url_path}")
                 refs.append(ref_s)
-                row = {"browser_s": s, "reference_s": ref_s, "ratio": s / ref_s}
+                row = {"browser_s": s, "reference_s": ref_s, "ratio": s / ref_s,
+                       "pair_ratio_min": pair_ratios[0], "pair_ratio_max": pair_ratios[-1]}
                 switches = sections(f"http://127.0.0.1:{app_port}/{spec.url_path}")
                 if switches:
                     row.update(section_switch_s=statistics.median(switches), section_switch_max_s=max(switches))
