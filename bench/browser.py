@@ -17,7 +17,7 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def bench_browser(repeat: int = 3, only: set[str] | None = None) -> dict:
+def bench_browser(repeat: int = 7, only: set[str] | None = None) -> dict:
     from playwright.sync_api import sync_playwright
 
     from tests.e2e import conftest as e2e
