@@ -41,15 +41,24 @@ if base.coverage.get("accuracy", 0) == 0:
     st.stop()
 
 
-@st.fragment
-def comparison() -> None:
-    chart_slot = presenter.main_slot()  # presenter mode: the slope chart above the recipe controls
+def chosen_recipe() -> tuple[recipe_controls.RecipeChoice, ranking.RecipeRanking] | None:
+    """The shared recipe controls, drawn, and the ranking of their recipe; None, after a warning, when the
+    weights cannot make a ranking. Both sections that use the recipe start here."""
     choice = recipe_controls.recipe_controls(base.coverage, len(models))
     if choice.error:
         st.warning(choice.error)
+        return None
+    return choice, recipe_ranking(models, choice.items, choice.missing)
+
+
+@st.fragment
+def comparison() -> None:
+    chart_slot = presenter.main_slot()  # presenter mode: the slope chart above the recipe controls
+    chosen = chosen_recipe()
+    if chosen is None:
         return
-    rr = recipe_ranking(models, choice.items, choice.missing)
-    weighted = [g for g, v in choice.raw.items() if v > 0]
+    choice, rr = chosen
+    weighted = choice.weighted
     absent = [GROUP_LABELS[g] for g in weighted if rr.coverage.get(g, 0) == 0]
     if absent:
         st.info(f"No model in this cohort has a win rate for {', '.join(absent)} in {rel_name} (a win rate needs "
@@ -160,13 +169,11 @@ def _podium() -> None:
 @st.fragment
 def stability() -> None:
     """The podium's robustness to the recipe's weights, under the shared recipe controls."""
-    choice = recipe_controls.recipe_controls(base.coverage, len(models))
-    if choice.error:
-        st.warning(choice.error)
+    chosen = chosen_recipe()
+    if chosen is None:
         return
-    rr = recipe_ranking(models, choice.items, choice.missing)
-    weighted = [g for g, v in choice.raw.items() if v > 0]
-    if len(weighted) < 2:
+    choice, rr = chosen
+    if len(choice.weighted) < 2:
         st.info("This recipe weighs a single group, so there is nothing to perturb: its podium is that group's "
                 "ranking. Pick a recipe with two or more groups to test its stability.")
         return

@@ -49,6 +49,11 @@ class RecipeChoice:
     error: str | None
 
     @property
+    def weighted(self) -> list[str]:
+        """The groups this recipe gives a weight above 0, in slider order."""
+        return [g for g, v in self.raw.items() if v > 0]
+
+    @property
     def label(self) -> str:
         return ranking.RECIPES[self.name].label if self.name in ranking.RECIPES else "Custom weights"
 
