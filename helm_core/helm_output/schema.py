@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 import pandas as pd
 
 from ..data import ACCESS_LEVELS, CORE_GROUPS, MODEL_COLUMNS, Release, load_release
-from .archive import _Tree
+from .archive import Source
 from .fields import _expect, clean_name
 
 KNOWN_GROUPS = CORE_GROUPS + ("summarization_metrics", "general_information")
@@ -98,7 +98,7 @@ class _Schema:
     metrics: dict[str, dict]  # metric name -> {display_name, short_display_name, lower_is_better}
 
 
-def _parse_schema(tree: _Tree) -> _Schema:
+def _parse_schema(tree: Source) -> _Schema:
     paths = sorted(r for r in tree.files if PurePosixPath(r).name == "schema.json")
     models: dict[str, dict] = {}
     groups: dict[str, dict] = {}
