@@ -112,12 +112,13 @@ def _parse_json(raw: bytes, where: str) -> Any:
 def _wanted(rel: str) -> bool:
     """Files the loader reads: run files, suite files, and leaderboard tables (groups/<group>.json or a
     JSON file at the top of the input)."""
-    p = PurePosixPath(rel)
-    if p.name in RUN_FILES or p.name in SUITE_FILES:
+    parts = rel.split("/")
+    name = parts[-1]
+    if name in RUN_FILES or name in SUITE_FILES:
         return True
-    if p.suffix.lower() != ".json":
+    if not name.lower().endswith(".json") or name.lower() == ".json":
         return False
-    return (len(p.parts) >= 2 and p.parts[-2] == "groups") or len(p.parts) == 1
+    return (len(parts) >= 2 and parts[-2] == "groups") or len(parts) == 1
 
 
 def _mb(n: int) -> str:
@@ -218,24 +219,23 @@ class _DirSource(Source):
         skipped: list[str] = []
         h = hashlib.sha256(str(root.resolve()).encode("utf-8", "replace"))
         n_files = 0
-        stack = [root]
+        stack = [(str(root), "")]
         while stack:
-            base = stack.pop()
+            base, prefix = stack.pop()
             try:
                 entries = sorted(os.scandir(base), key=lambda e: e.name)
             except OSError as exc:
-                raise DataError(f"{label}: {base.relative_to(root).as_posix()} cannot be read ({exc.strerror})") from None
+                raise DataError(f"{label}: {prefix or '.'} cannot be read ({exc.strerror})") from None
             subdirs = []
             for e in entries:
-                p = Path(e.path)
-                rel = p.relative_to(root).as_posix()
+                rel = prefix + e.name
                 if e.is_symlink():
-                    if e.name == "latest" and p.is_dir():  # helm-summarize's own runs/latest -> <suite> link
+                    if e.name == "latest" and os.path.isdir(e.path):  # helm-summarize's runs/latest -> <suite>
                         skipped.append(rel)
                         continue
                     raise DataError(f"{label}: {rel} is a symbolic link; links are not accepted")
                 if e.is_dir(follow_symlinks=False):
-                    subdirs.append(p)
+                    subdirs.append((e.path, rel + "/"))
                     continue
                 n_files += 1
                 if not _wanted(rel):
@@ -253,11 +253,12 @@ class _DirSource(Source):
             raise DataError(f"{label}: the folder is empty; expected HELM output (run folders or groups/*.json)")
         super().__init__(label, sizes, h.hexdigest(), tuple(skipped))
         self.root = root
+        self._root = str(root)
 
     def _read_raw(self, rel: str) -> bytes:
-        p = self.root / rel
+        p = os.path.join(self._root, rel)
         try:
-            st = p.lstat()
+            st = os.lstat(p)
             if not stat_mod.S_ISREG(st.st_mode):
                 raise DataError(f"{self.label}: {rel} is not a regular file")
             _check_json_size(rel, st.st_size)  # the file may have grown since the folder was listed

@@ -3,7 +3,7 @@ and the summaries the data and runs pages show."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Callable, Mapping
 
 import pandas as pd
@@ -14,7 +14,7 @@ from .archive import (DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_RUNS, DE
 from .fields import clean_name
 from .schema import KNOWN_GROUPS, METRICS, _core_by_run_group, _model_display, _model_row, _models_frame, _parse_schema, _reference, core_scenarios
 from .runs import (_Run, _parse_run, _results_from_runs, _run_folders, _run_reader, _runs_frames, _scenario_for_group,
-                   run_confidences)
+                   relevant_stats, run_confidences)
 from .groups import _results_from_tables, _table_files
 from .instances import _instances_from
 
@@ -147,8 +147,9 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
     schema = _parse_schema(tree)
     runs = []
     total = len(folders)
+    relevant, names = relevant_stats(schema), {}  # one string object per distinct stat name
     for i, f in enumerate(folders):
-        runs.append(_parse_run(tree, f))
+        runs.append(_parse_run(tree, f, relevant, names))
         if progress is not None and (i + 1 == total or (i + 1) % 25 == 0):
             progress(i + 1, total)
 
@@ -183,7 +184,9 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
     release = _release(results, models, scen_rows, design_rows, published, tree, source, notes,
                        "runs" if not tables else "groups")
 
-    inst_bytes = sum(size for rel, size in tree.sizes.items() if PurePosixPath(rel).name in INSTANCE_FILES)
+    for r in runs:
+        r.stats = []  # the results are built: only the stats table needs the runs' stats now
+    inst_bytes = sum(size for rel, size in tree.sizes.items() if rel.rpartition("/")[2] in INSTANCE_FILES)
     eager = inst_bytes <= eager_instance_bytes
     run_df, stat_df, files, confidences = _runs_frames(tree, runs, run_groups, specs, schema, notes, eager)
     meta = dict(release.meta)

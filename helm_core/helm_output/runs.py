@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Iterable
 
+import numpy as np
 import pandas as pd
 
 from ..data import DataError
 from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, Source, _parse_json
 from .fields import _expect, _num, _opt_str, clean_name
-from .stats import _Stat, _match, _merge, _parse_stats
+from .stats import STAT_NUMBERS, STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
 from .schema import GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema, _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference, core_scenarios
 from .instances import _instances_from, _pert_name, _trial, instance_confidences
 
@@ -33,16 +33,17 @@ class _Run:
     method: str
     num_train_trials: float
     adapter_spec: dict
-    stats: list[_Stat]
+    stats: list[_Stat]  # the stats the results can use (see _relevant_stat)
+    stat_cols: dict = field(default_factory=dict, repr=False)  # every stat, as columns (the stats table)
     present: tuple[str, ...] = field(default_factory=tuple)  # run files present (names), read on demand
 
 
 def _run_folders(tree: Source) -> list[str]:
     dirs = set()
     for rel in tree.files:
-        p = PurePosixPath(rel)
-        if p.name in RUN_MARKERS:
-            dirs.add(str(p.parent) if str(p.parent) != "." else "")
+        folder, _, name = rel.rpartition("/")
+        if name in RUN_MARKERS:
+            dirs.add(folder)
     return sorted(dirs)
 
 
@@ -50,7 +51,19 @@ def _join(folder: str, name: str) -> str:
     return f"{folder}/{name}" if folder else name
 
 
-def _parse_run(tree: Source, folder: str) -> _Run:
+def relevant_stats(schema: _Schema) -> set[str]:
+    """Stat names the results or the runs table can use: the metric catalogue, the main-metric guesses,
+    num_instances, and every scenario's main metric (bundled core scenarios and the suite's schema.json)."""
+    names = set(METRICS) | set(MAIN_METRIC_GUESSES) | {"num_instances"}
+    names |= set(_reference().taxonomy.scenarios["main_metric"].astype(str))
+    for g in schema.run_groups.values():
+        env = g.get("environment") if isinstance(g.get("environment"), dict) else {}
+        if isinstance(env.get("main_name"), str):
+            names.add(env["main_name"])
+    return names
+
+
+def _parse_run(tree: Source, folder: str, relevant: set[str] | None = None, names: dict | None = None) -> _Run:
     shown = folder or tree.label
     for req in REQUIRED_RUN_FILES:
         if not tree.has(_join(folder, req)):
@@ -73,10 +86,12 @@ def _parse_run(tree: Source, folder: str) -> _Run:
         _expect(g, str, f"{where}: 'groups[{i}]'", "text")
     if not groups:
         groups = [name.split(":", 1)[0]]
-    stats = _parse_stats(tree.json(_join(folder, "stats.json")), f"{shown}/stats.json")
+    cols = _stat_columns(tree.json(_join(folder, "stats.json")), f"{shown}/stats.json", {} if names is None else names)
+    stats = _stats_from_columns(cols, (lambda n: True) if relevant is None else relevant.__contains__)
     present = tuple(n for n in RUN_FILES if tree.has(_join(folder, n)))
     return _Run(folder=folder, name=name, model_id=model, groups=list(groups), method=method,
-                num_train_trials=trials, adapter_spec=adapter, stats=stats, present=present)
+                num_train_trials=trials, adapter_spec=adapter, stats=stats, stat_cols=cols,
+                present=present)
 
 
 # ----------------------------------------------------------------------------- scenarios
@@ -212,7 +227,7 @@ def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], spe
     seen_names: set[str] = set()
     dup = {n for n in names if n in seen_names or seen_names.add(n)}
     for r in runs:
-        suite = clean_name(PurePosixPath(r.folder).parent.name if r.folder else "")
+        suite = clean_name(r.folder.rpartition("/")[0].rpartition("/")[2] if r.folder else "")
         key = clean_name(f"{suite}/{r.name}" if r.name in dup else r.name, 300)
         if key in files:
             key = clean_name(r.folder, 300) or key
@@ -229,11 +244,14 @@ def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], spe
                      "seeds": ids["seeds"], "perturbations": ids["perturbations"], "has_instances": has,
                      "instance_files": inst_files, "adapter_spec": json.dumps(r.adapter_spec, indent=1, ensure_ascii=False,
                                                                             default=str)[:20000]})
-        for s in r.stats:
-            for c, v in (("run", key), ("name", s.name), ("split", s.split), ("sub_split", s.sub_split),
-                         ("perturbation", s.perturbation), ("count", s.count), ("mean", s.mean), ("min", s.min),
-                         ("max", s.max), ("stddev", s.stddev)):
-                stat_cols[c].append(v)
+        stat_cols["run"].extend([key] * len(r.stat_cols["name"]))
+        for c in STAT_COLUMNS[1:]:
+            if c in STAT_TEXT:
+                stat_cols[c].extend(r.stat_cols[c])
+            else:  # doubles stay doubles: no Python float per value
+                stat_cols[c].append(np.frombuffer(r.stat_cols[c], dtype=np.float64) if len(r.stat_cols[c]) else
+                                    np.empty(0))
+        r.stat_cols = {}  # this run's stats are in the table now
         files[key] = (r.folder, r.present)
         if has and eager:
             conf = run_confidences(_instances_from(get, r.folder or key), spec.main_split, model, spec.scenario, key)
@@ -243,9 +261,10 @@ def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], spe
     run_df["has_instances"] = run_df["has_instances"].astype(bool)
     for c in ("n_instances", "n_predictions"):
         run_df[c] = run_df[c].astype("int64")
+    for c in STAT_COLUMNS:
+        if c not in STAT_TEXT and c != "run":
+            stat_cols[c] = np.concatenate(stat_cols[c]) if stat_cols[c] else np.empty(0)
     stat_df = pd.DataFrame(stat_cols, columns=STAT_COLUMNS)
-    for c in ("count", "mean", "min", "max", "stddev"):
-        stat_df[c] = stat_df[c].astype(float)
     conf_df = pd.concat(conf_parts, ignore_index=True) if conf_parts else _empty_confidences()
     return run_df, stat_df, files, conf_df
 
@@ -274,13 +293,14 @@ def _counts_from_stats(r: _Run) -> dict:
     the instances per trial, its sum over trials the predictions) on each split, without perturbation; the
     seeds are 0 … num_train_trials-1 (HELM numbers its trials so); perturbation names from stats.json."""
     n_inst, n_pred = 0.0, 0.0
-    for s in r.stats:
-        if s.name == "num_instances" and not s.perturbation and not s.sub_split and s.count > 0:
-            n_inst += s.mean if not math.isnan(s.mean) else 0.0
-            n_pred += s.sum
+    c = r.stat_cols
+    for i, name in enumerate(c["name"]):
+        if name == "num_instances" and not c["perturbation"][i] and not c["sub_split"][i] and c["count"][i] > 0:
+            n_inst += c["mean"][i] if not math.isnan(c["mean"][i]) else 0.0
+            n_pred += c["sum"][i]
     trials = int(r.num_train_trials) if not math.isnan(r.num_train_trials) and r.num_train_trials >= 1 else 1
     # "robustness" / "fairness" name HELM's worst-case aggregates, not perturbations an instance carries.
-    perts = sorted({s.perturbation for s in r.stats if s.perturbation and s.perturbation not in PERTURBATION_GROUPS})
+    perts = sorted({p for p in r.stat_cols["perturbation"] if p and p not in PERTURBATION_GROUPS})
     return {"n_instances": int(round(n_inst)), "n_predictions": int(round(n_pred)),
             "seeds": ",".join(map(str, range(min(trials, 1000)))), "perturbations": ",".join(perts)}
 
