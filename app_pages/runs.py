@@ -142,7 +142,8 @@ def main() -> None:
                 "there are no prompts or completions to show.", icon=":material/info:")
         return
 
-    inst = cache.run_instances(run)
+    with st.spinner("Reading this run's instance files…"):
+        inst = cache.run_instances(run)
     st.subheader("Instances")
     q = st.text_input("Search in input, prompt, completion and references", key="runs_search",
                       placeholder="a word or phrase (case-insensitive)")
