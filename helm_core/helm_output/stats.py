@@ -165,9 +165,10 @@ def _stat_columns(obj: Any, where: str, names: dict[str, str]) -> dict[str, Any]
     for k in STAT_NUMBERS:
         out[k] = array("d", [nan if v is None else v for v in nums[k]])
     mean, count, total = out["mean"], out["count"], out["sum"]
-    for i, m in enumerate(mean):
-        if m != m and count[i] > 0:  # NaN mean: sum / count, as _parse_stat
-            mean[i] = total[i] / count[i]
+    if None in nums["mean"] or any(m != m for m in mean):  # a NaN mean: sum / count, as _parse_stat
+        for i, m in enumerate(mean):
+            if m != m and count[i] > 0:
+                mean[i] = total[i] / count[i]
     return out
 
 
