@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from operator import methodcaller
 from typing import Any, Callable, Iterable, NamedTuple
-
-import numpy as np
 
 from .fields import _expect, _num, _opt_str
 
@@ -140,23 +137,19 @@ def _stat_columns(obj: Any, where: str, names: dict[str, str]) -> dict[str, Any]
         nm = [it["name"] for it in obj]
         if nm and set(map(type, nm)) != {dict}:
             raise TypeError
-        text = {k: list(map(methodcaller("get", k), nm)) for k in ("name", "split", "sub_split")}
-        pert = list(map(methodcaller("get", "perturbation"), nm))
+        text = {"name": [n.get("name") for n in nm], "split": [n.get("split") for n in nm],
+                "sub_split": [n.get("sub_split") for n in nm]}
+        pert = [n.get("perturbation") for n in nm]
         if not set(map(type, pert)) <= {dict, _NONE} or set(map(type, text["name"])) - {str}:
             raise TypeError
-        if None in pert:
-            text["perturbation"] = [p.get("name") if p is not None else None for p in pert]
-            text["computed_on"] = [p.get("computed_on") if p is not None else None for p in pert]
-        else:
-            text["perturbation"] = list(map(methodcaller("get", "name"), pert))
-            text["computed_on"] = list(map(methodcaller("get", "computed_on"), pert))
+        text["perturbation"] = [p.get("name") if p is not None else None for p in pert]
+        text["computed_on"] = [p.get("computed_on") if p is not None else None for p in pert]
         for k in STAT_TEXT[1:]:
             if not set(map(type, text[k])) <= {str, _NONE}:
                 raise TypeError
-        nums = {"count": list(map(methodcaller("get", "count", 0), obj)),
-                "sum": list(map(methodcaller("get", "sum", 0), obj))}
+        nums = {"count": [it.get("count", 0) for it in obj], "sum": [it.get("sum", 0) for it in obj]}
         for k in ("min", "max", "mean", "stddev"):
-            nums[k] = list(map(methodcaller("get", k), obj))
+            nums[k] = [it.get(k) for it in obj]
         for k in ("count", "sum"):
             if not set(map(type, nums[k])) <= {int, float}:
                 raise TypeError
@@ -174,7 +167,7 @@ def _stat_columns(obj: Any, where: str, names: dict[str, str]) -> dict[str, Any]
         vals = nums[k]
         out[k] = array("d", vals if None not in vals else [nan if v is None else v for v in vals])
     mean, count, total = out["mean"], out["count"], out["sum"]
-    if len(mean) and np.isnan(np.frombuffer(mean, dtype=np.float64)).any():  # NaN mean: sum / count, as _parse_stat
+    if None in nums["mean"] or any(m != m for m in mean):  # a NaN mean: sum / count, as _parse_stat
         for i, m in enumerate(mean):
             if m != m and count[i] > 0:
                 mean[i] = total[i] / count[i]
