@@ -16,7 +16,7 @@ import stat as stat_mod
 import struct
 import zipfile
 import threading
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from ..data import DataError

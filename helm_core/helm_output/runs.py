@@ -13,7 +13,7 @@ import pandas as pd
 from ..data import DataError
 from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, Source, _parse_json
 from .fields import _expect, _num, _opt_str, clean_name
-from .stats import STAT_NUMBERS, STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
+from .stats import STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
 from .schema import GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema, _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference, core_scenarios
 from .instances import _instances_from, _pert_name, _trial, instance_confidences
 
@@ -182,12 +182,23 @@ def _results_from_runs(runs: list[_Run], run_groups: dict[str, str], specs: dict
             notes.append(f"{specs[group].scenario} × {model}: runs with different adaptation methods "
                          f"({', '.join(methods)}) were merged into one cell; HELM shows them as separate rows.")
     rows = []
+    index: dict[int, dict] = {}  # run -> (name, split) -> its stats in file order, so _match scans a few
+
+    def candidates(r: _Run, name: str, split: str) -> list:
+        if id(r) not in index:
+            d: dict = {}
+            for st in r.stats:
+                d.setdefault((st.name, st.split), []).append(st)
+            index[id(r)] = d
+        return index[id(r)].get((name, split), [])
+
     for group, spec in specs.items():
         for m in models:
             pair_runs = by_pair.get((m["model"], group), [])
             for mg in spec.groups:
                 for stat_name, pert, disp, lower in _group_metrics(spec, mg, schema):
-                    matched = [s for s in (_match(r.stats, stat_name, spec.main_split, pert) for r in pair_runs) if s]
+                    matched = [s for s in (_match(candidates(r, stat_name, spec.main_split), stat_name, spec.main_split,
+                                                  pert) for r in pair_runs) if s]
                     mean, count, lo, hi = _merge(matched)
                     rows.append({"model": m["model"], "scenario": spec.scenario, "metric_group": mg, "metric": disp,
                                  "value": mean, "lower_is_better": lower, "n_runs": count, "run_min": lo,
