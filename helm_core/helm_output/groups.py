@@ -9,7 +9,8 @@ from typing import Any
 from ..data import DataError
 from .archive import NOT_TABLES, RUN_FILES, Source
 from .fields import _expect, _num, clean_name
-from .schema import ACCURACY_DISPLAYS, CONTAMINATION_NOTES, DISPLAY_GROUP, KNOWN_GROUPS, METRICS, PERTURBATION_GROUPS, _Schema, _core_by_name, _model_row, _reference, core_scenarios
+from .schema import (ACCURACY_DISPLAYS, CONTAMINATION_NOTES, DISPLAY_GROUP, KNOWN_GROUPS, METRICS,
+                     PERTURBATION_GROUPS, _Schema, _core_by_name, _model_row, _reference, core_scenarios)
 
 _CELL_STATS = re.compile(r"min=(\S+?), mean=(\S+?), max=(\S+?), sum=(\S+?) \((\d+)\)")
 

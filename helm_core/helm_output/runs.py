@@ -14,7 +14,9 @@ from ..data import DataError
 from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, Source, _parse_json
 from .fields import _expect, _num, _opt_str, clean_name
 from .stats import STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
-from .schema import GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema, _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference, core_scenarios
+from .schema import (GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema,
+                     _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference,
+                     core_scenarios)
 from .instances import _instances_from, _pert_name, _trial, instance_confidences
 
 RUN_COLUMNS = ["run", "run_name", "folder", "suite", "model", "model_id", "scenario", "run_group", "method",
