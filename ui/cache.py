@@ -101,8 +101,9 @@ _cohort_cached = on_release(data.cohort_models)
 
 
 # ----------------------------------------------------------------------------- loaded HELM output
-# A visitor's upload lives in this session only: the Release in `_session_releases()` and the run files in
-# `_session_outputs()`, both under a key made from the content hash. Archives are read in memory by
+# A visitor's upload lives in this session only: the Release in `_session_releases()` and the HelmOutput (run
+# index, stats, and the archive its instance files are read from on demand) in `_session_outputs()`, both under
+# a key made from the content hash. Archives are read in memory by
 # helm_core.helm_output (no temporary files are written). A server path given at start-up
 # (`streamlit run Home.py -- --helm-output PATH` or HELM_OUTPUT) is the operator's own data: it is loaded
 # once per process and offered to every session.

@@ -13,6 +13,20 @@ Accepted inputs (`load_helm_output(path)` / `read_helm_output(path)` / `read_hel
 Where both leaderboard tables and run folders are present, the results come from the tables (what HELM
 itself shows); the run folders still feed the instance browser and the per-instance confidences.
 
+Reading is lazy (archive.py): a folder is walked once for names and sizes, an archive's central directory is
+checked once; the results and the run index come from `run_spec.json` + `stats.json` (+ `groups/*.json`,
+`schema.json`), one file at a time; a run's instance files are read when `HelmOutput.instances(run)` /
+`confidences(run)` asks for them (at load too when the instance files total at most EAGER_INSTANCE_BYTES, for
+exact counts and the calibration page's confidences). No cap on a folder's total size; DEFAULT_MAX_RUNS run
+folders; every JSON file within MAX_JSON_BYTES / MAX_JSON_CONTAINERS. The loaded state is the Release, the run
+index and the stats table; the source keeps names and sizes (a folder) or the uploaded archive's bytes.
+
+The package mirrors HELM's formats: archive.py (safe folder / zip access, JSON limits), fields.py (typed
+access, clean names), stats.py (stats.json, Stat.merge), schema.py (schema.json, metric catalogue, models),
+runs.py (run folders into results, the runs and stats tables), groups.py (groups/*.json tables),
+instances.py (scenario_state.json / per_instance_stats.json / display files), output.py (HelmOutput, readers,
+summaries).
+
 Mapping run folders to results (what HELM's `summarize.py` does for a group table):
 - a run belongs to the run groups in `run_spec.groups`; a group that is one of the 16 core scenarios maps
   to that scenario (with the schema's `main_name` / `main_split` from data/scenarios.csv); other groups are
@@ -39,33 +53,38 @@ Probabilities (`load_instances`, column `prob`), exactly:
   `prob_normalised = exp(lp[chosen]) / Σ_letters exp(lp[letter])` over the answer letters of
   `output_mapping` found in that token's `top_logprobs` (older HELM versions store them; a letter that is
   not among the top-k is left out of the sum, so the value is an upper bound); NaN without top_logprobs;
-- other methods (`multiple_choice_separate_*`, one request per reference): `prob` is the per-instance
-  `max_prob` stat HELM computed (a softmax over the references' scores), when logprobs exist;
+- `multiple_choice_separate_*` (one request per answer option, and per option a calibration request for
+  *_calibrated): one row per instance, not per request; each reference carries its `logprob` (its answer
+  tokens in its own request) and `tokens`, and `chosen`; the chosen option (`reference_index`) is HELM's
+  per-instance `predicted_index` stat, else recomputed as HELM's metric does (argmax of logprob / tokens,
+  or original − calibration logprob), as `choice_source` says; `prob` is the per-instance `max_prob` stat
+  HELM computed (a softmax over the options' scores), when logprobs exist;
 - without `scenario_state.json` (display files only), `prob` is the per-instance `max_prob` stat when
   the per-instance `logprob` stats show real log-probabilities;
 `correct` is HELM's per-instance `exact_match` (as its calibration uses), or, without per-instance
-stats, whether the (mapped) prediction equals a correct reference after stripping whitespace.
+stats, whether the (mapped) prediction, or the chosen option, is a correct reference (whitespace stripped).
 
 Every problem a person can fix raises `helm_core.data.DataError` naming the file and the problem.
 Archives are read in memory (no temporary files): every member path is checked (no absolute paths, no
 "..", no links) and the declared sizes and file count are checked against the limits before anything is
-read; the bytes actually read are counted too.
+read; a member that unpacks to more than its declared size is refused.
 """
 from __future__ import annotations
 
 from ..data import RESULT_COLUMNS, DataError
-from .archive import (DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_UPLOAD_BYTES, MAX_JSON_BYTES,
-                      MAX_JSON_CONTAINERS, RUN_FILES)
+from .archive import (DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_RUNS, DEFAULT_MAX_UPLOAD_BYTES,
+                      MAX_JSON_BYTES, MAX_JSON_CONTAINERS, RUN_FILES)
 from .fields import clean_name
 from .instances import (INSTANCE_COLUMNS, describe_prob, filter_instances, instance_confidences,
                         instance_stats_table, load_instances, search_instances)
-from .output import (HelmOutput, check_upload_size, core_gaps, load_helm_output, read_helm_output, read_helm_upload,
+from .output import (EAGER_INSTANCE_BYTES, HelmOutput, check_upload_size, core_gaps, load_helm_output, read_helm_output, read_helm_upload,
                      read_helm_zip, run_headline, summary)
 from .runs import RUN_COLUMNS, STAT_COLUMNS
 from .schema import GROUP_STATS, KNOWN_GROUPS, METRICS, core_scenarios
 
 __all__ = [
-    "DEFAULT_MAX_BYTES", "DEFAULT_MAX_FILES", "DEFAULT_MAX_UPLOAD_BYTES", "DataError", "GROUP_STATS", "HelmOutput",
+    "DEFAULT_MAX_BYTES", "DEFAULT_MAX_FILES", "DEFAULT_MAX_RUNS", "DEFAULT_MAX_UPLOAD_BYTES", "DataError",
+    "EAGER_INSTANCE_BYTES", "GROUP_STATS", "HelmOutput",
     "INSTANCE_COLUMNS", "KNOWN_GROUPS", "MAX_JSON_BYTES", "MAX_JSON_CONTAINERS", "METRICS", "RESULT_COLUMNS",
     "RUN_COLUMNS", "RUN_FILES", "STAT_COLUMNS", "check_upload_size", "clean_name", "core_gaps", "core_scenarios",
     "describe_prob", "filter_instances", "instance_confidences", "instance_stats_table", "load_helm_output",

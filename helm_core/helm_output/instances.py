@@ -68,13 +68,15 @@ def _pert_key(p: Any) -> str:
 
 def load_instances(run_folder: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES,
                    max_files: int = DEFAULT_MAX_FILES) -> pd.DataFrame:
-    """The instances of one run folder: one row per request state (per instance, seed and perturbation; per
-    reference too for multiple_choice_separate_* runs). Columns (INSTANCE_COLUMNS): instance_id,
+    """The instances of one run folder: one row per request state, i.e. per instance, seed and perturbation
+    (multiple_choice_separate_* runs send one request per option: they are folded into one row per instance,
+    see `_one_row_per_instance`). Columns (INSTANCE_COLUMNS): instance_id,
     train_trial_index (the seed replicate), perturbation ("" = original), split, sub_split, reference_index,
     request_mode, method, input, prompt (the full prompt as sent), completion (the first completion's text),
     completions (every completion's text), mapped_output (the choice a letter maps to), references (a list of
-    {"text", "correct", "label"}), stats (per-instance stats, name -> mean), correct (0/1 or NaN), prob,
-    prob_normalised, prob_source, logprob. See the module docstring for how `prob` is computed.
+    {"text", "correct", "label"}, plus "logprob", "tokens", "chosen" for separate runs), stats (per-instance
+    stats, name -> mean), correct (0/1 or NaN), prob, prob_normalised, prob_source, logprob, choice_source.
+    See the package docstring for how `prob` and the chosen option are computed.
     Nothing is invented: a field the files do not hold is empty (text) or NaN (numbers)."""
     root = Path(run_folder)
     if not root.is_dir():
