@@ -74,11 +74,12 @@ Progress = Callable[[int, int], None]
 
 
 def read_helm_output(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES,
-                     max_runs: int = DEFAULT_MAX_RUNS, eager_instance_bytes: int = EAGER_INSTANCE_BYTES,
+                     max_runs: int = DEFAULT_MAX_RUNS, eager_instance_bytes: int | None = None,
                      progress: Progress | None = None) -> HelmOutput:
     """Read HELM output from a groups JSON file, a folder, or a .zip path (see the package docstring).
     A folder has no cap on its total size: only run_spec.json, stats.json and the suite files are read, one
-    by one; instance files are read at load only when they total at most `eager_instance_bytes`.
+    by one; instance files are read at load only when they total at most `eager_instance_bytes` (default
+    EAGER_INSTANCE_BYTES).
     `progress(done, total)` is called as run folders are read."""
     tree = open_path(path, max_bytes, max_files)
     return _build(tree, source=str(path), max_runs=max_runs, eager_instance_bytes=eager_instance_bytes,
@@ -87,7 +88,7 @@ def read_helm_output(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, ma
 
 def read_helm_zip(data: bytes, name: str = "upload.zip", *, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES,
                   max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES,
-                  max_runs: int = DEFAULT_MAX_RUNS, eager_instance_bytes: int = EAGER_INSTANCE_BYTES,
+                  max_runs: int = DEFAULT_MAX_RUNS, eager_instance_bytes: int | None = None,
                   progress: Progress | None = None) -> HelmOutput:
     """Read an uploaded .zip archive given as bytes (checked against the upload limit first). The archive
     stays as it came (its bytes are the source); members are unpacked when they are read."""
@@ -130,7 +131,7 @@ def load_helm_output(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, ma
     return read_helm_output(path, max_bytes=max_bytes, max_files=max_files, progress=progress).release
 
 
-def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_instance_bytes: int = EAGER_INSTANCE_BYTES,
+def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_instance_bytes: int | None = None,
            progress: Progress | None = None) -> HelmOutput:
     notes: list[str] = []
     if tree.skipped_links:
@@ -189,6 +190,8 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
     for r in runs:
         r.stats = []  # the results are built: only the stats table needs the runs' stats now
     inst_bytes = sum(size for rel, size in tree.sizes.items() if rel.rpartition("/")[2] in INSTANCE_FILES)
+    if eager_instance_bytes is None:  # read at call time, so an operator (or a test) can change it
+        eager_instance_bytes = EAGER_INSTANCE_BYTES
     eager = inst_bytes <= eager_instance_bytes
     run_df, stat_df, files, confidences = _runs_frames(tree, runs, run_groups, specs, schema, notes, eager)
     meta = dict(release.meta)

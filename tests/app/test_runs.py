@@ -158,3 +158,21 @@ def test_separate_method_run_shows_one_instance_with_every_option(monkeypatch, p
     assert refs.loc[refs["chosen"] == "◀ chosen", "reference"].tolist() == [chosen]
     assert refs.loc[refs["correct"] == "✓ correct", "reference"].tolist() == [correct_text]
     assert "Chosen option: HELM's predicted_index" in html.unescape(caption(at))
+
+
+def test_large_suite_is_read_lazily_and_a_run_opens(monkeypatch, tmp_path):
+    # A suite over the eager threshold: the runs table comes from stats.json, the progress bar is gone once
+    # the suite is loaded, and opening a run reads its instance files (a spinner while they are read).
+    from bench.synth_suite import make_suite
+    from helm_core.helm_output import output
+
+    suite = make_suite(tmp_path / "suite", 4, 20_000)
+    monkeypatch.setattr(output, "EAGER_INSTANCE_BYTES", 0)
+    monkeypatch.setenv("HELM_OUTPUT", str(suite))
+    run = "mmlu:subject=philosophy,method=multiple_choice_joint,model=synthetic_model-0002"
+    at = open_runs({"run": run})
+    assert_clean(at)
+    assert not at.get("progress")
+    assert "Run (12 match)" in [s.label for s in at.selectbox]
+    assert "synthetic/model-0002 · MMLU" in caption(at) and "10 instances" in caption(at)
+    assert "Instance 1 of" in caption(at) and any(c.startswith("The following are multiple choice") for c in codes(at))
