@@ -168,7 +168,7 @@ MAPPING = {"A": "x", "B": "y", "C": "z", "D": "w"}
     (_joint_state([(" Plato", -1.2, None)], text=" Plato", lp=-1.2), math.exp(-1.2), float("nan")),
 ])
 def test_joint_prob_cases(top, expected_prob, expected_norm):
-    p, n = ho._joint_prob(top, MAPPING)
+    p, n = ho.instances._joint_prob(top, MAPPING)
     assert p == pytest.approx(expected_prob)
     if math.isnan(expected_norm):
         assert math.isnan(n)

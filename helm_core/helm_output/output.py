@@ -1,0 +1,322 @@
+"""A loaded HELM output (`HelmOutput`): reading a path, a zip or an upload into a Release plus the run index,
+and the summaries the data and runs pages show."""
+from __future__ import annotations
+
+import hashlib
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+import pandas as pd
+
+from ..data import ACCESS_LEVELS, CORE_GROUPS, DESIGN_COLUMNS, DataError, PUBLISHED_COLUMNS, RESULT_COLUMNS, Release, SCENARIO_COLUMNS, Taxonomy
+from .archive import DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_UPLOAD_BYTES, _Tree, _check_json_size, _collect_path, _collect_zip, _mb
+from .fields import clean_name
+from .schema import KNOWN_GROUPS, METRICS, _core_by_run_group, _model_display, _model_row, _models_frame, _parse_schema, _reference, core_scenarios
+from .runs import _Run, _parse_run, _results_from_runs, _run_folders, _runs_frames, _scenario_for_group
+from .groups import _results_from_tables, _table_files
+from .instances import _instances_from
+
+# ----------------------------------------------------------------------------- output
+
+
+@dataclass(frozen=True)
+class HelmOutput:
+    """A loaded HELM output: the Release for every page, the run folders, their stats.json, and the
+    instance files (kept compressed in memory; parsed on demand by `instances`)."""
+
+    release: Release
+    runs: pd.DataFrame
+    run_stats: pd.DataFrame
+    digest: str
+    files: Mapping[str, Mapping[str, bytes]] = field(default_factory=dict, repr=False)
+
+    def instances(self, run: str) -> pd.DataFrame:
+        """The instances of one run (see `load_instances`)."""
+        if run not in self.files:
+            raise DataError(f"{run[:120]}: no such run in this dataset")
+        f = self.files[run]
+        return _instances_from(lambda n: zlib.decompress(f[n]) if n in f else None, run)
+
+    @property
+    def n_instances(self) -> int:
+        return int(self.runs["n_instances"].sum()) if not self.runs.empty else 0
+
+
+def read_helm_output(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                     max_files: int = DEFAULT_MAX_FILES) -> HelmOutput:
+    """Read HELM output from a groups JSON file, a folder, or a .zip path (see the module docstring)."""
+    tree = _collect_path(path, max_bytes, max_files)
+    return _build(tree, source=str(path))
+
+
+def read_helm_zip(data: bytes, name: str = "upload.zip", *, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES,
+                  max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES) -> HelmOutput:
+    """Read an uploaded .zip archive given as bytes (checked against the upload limit first)."""
+    label = Path(name).name or "upload.zip"
+    if len(data) > max_upload_bytes:
+        raise DataError(f"{label}: {_mb(len(data))} is over the upload limit of {_mb(max_upload_bytes)}")
+    tree = _collect_zip(bytes(data), label, max_bytes, max_files)
+    return _build(tree, source=label)
+
+
+def check_upload_size(name: str, size: int, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES) -> None:
+    """Refuse an upload by its name and size alone, before its bytes are read: over the upload limit, or a
+    .json file over the per-file JSON limit."""
+    label = Path(name).name or "upload"
+    if size > max_upload_bytes:
+        raise DataError(f"{label}: {_mb(size)} is over the upload limit of {_mb(max_upload_bytes)}")
+    if label.lower().endswith(".json"):
+        _check_json_size(label, size)
+
+
+def read_helm_upload(data: bytes, name: str = "upload.zip", *, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES,
+                     max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES) -> HelmOutput:
+    """An uploaded file: a .zip archive (by content), or a single groups .json file (by name)."""
+    label = Path(name).name or "upload"
+    check_upload_size(label, len(data), max_upload_bytes)
+    if label.lower().endswith(".json") and not bytes(data[:4]).startswith(b"PK"):
+        if len(data) == 0:
+            raise DataError(f"{label}: file is empty (0 bytes); expected a HELM groups JSON file")
+        raw = bytes(data)
+        tree = _Tree(label=label, files={label: zlib.compress(raw, 1)}, digest=hashlib.sha256(raw).hexdigest())
+        return _build(tree, source=label)
+    if not label.lower().endswith(".zip") and not bytes(data[:4]).startswith(b"PK"):
+        raise DataError(f"{label}: expected a .zip archive of HELM output or a groups .json file")
+    return read_helm_zip(data, label, max_upload_bytes=max_upload_bytes, max_bytes=max_bytes, max_files=max_files)
+
+
+def load_helm_output(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES,
+                     max_files: int = DEFAULT_MAX_FILES) -> Release:
+    """A Release from HELM output (groups JSON, run folders, or a zip of either)."""
+    return read_helm_output(path, max_bytes=max_bytes, max_files=max_files).release
+
+
+def _build(tree: _Tree, source: str) -> HelmOutput:
+    notes: list[str] = []
+    if tree.skipped_links:
+        notes.append("Skipped HELM's own 'latest' link(s): " + ", ".join(tree.skipped_links[:3]))
+    folders = _run_folders(tree)
+    tables = _table_files(tree)
+    if not folders and not tables:
+        found = ", ".join(sorted(tree.files)[:5]) or "no JSON files"
+        raise DataError(
+            f"{tree.label}: no HELM output found (expected run folders with run_spec.json and stats.json, "
+            f"or groups/<group>.json leaderboard tables; found {found})"
+        )
+    schema = _parse_schema(tree)
+    runs = [_parse_run(tree, f) for f in folders]
+
+    # Scenario of each run: its core groups, else its first group.
+    core_rg = _core_by_run_group()
+    run_groups: dict[str, str] = {}
+    for r in runs:
+        cores = [g for g in r.groups if g in core_rg]
+        run_groups[r.folder] = cores[0] if cores else r.groups[0]
+    group_runs: dict[str, list[_Run]] = {}
+    for r in runs:
+        group_runs.setdefault(run_groups[r.folder], []).append(r)
+    specs = {g: _scenario_for_group(g, schema, rs, notes) for g, rs in group_runs.items()}
+
+    if tables:
+        parts = _results_from_tables(tree, tables, schema, notes)
+        if runs:
+            notes.append("Results come from the leaderboard tables (groups/*.json); the run folders feed the "
+                         "instance browser.")
+    else:
+        parts = _results_from_runs(runs, run_groups, specs, schema, notes)
+
+    results, models, scen_rows, design_rows, published = parts
+    # Models of runs not in the tables still get a row (their runs can be browsed), with blank cells.
+    known = {m["model"] for m in models}
+    for r in runs:
+        disp = _model_display(r.model_id, schema)
+        if disp not in known:
+            models.append(_model_row(r.model_id, disp, schema))
+            known.add(disp)
+    results = _complete(results, [m["model"] for m in models])
+    release = _release(results, models, scen_rows, design_rows, published, tree, source, notes,
+                       "runs" if not tables else "groups")
+
+    run_df, stat_df, files, confidences = _runs_frames(runs, run_groups, specs, schema, notes)
+    meta = dict(release.meta)
+    meta["counts"] = {**meta.get("counts", {}), "runs": int(len(run_df)),
+                      "instances": int(run_df["n_instances"].sum()) if len(run_df) else 0}
+    meta["instance_confidences"] = confidences
+    release = Release(results=release.results, models=release.models, taxonomy=release.taxonomy, meta=meta,
+                      published_win_rates=release.published_win_rates, paper_models=release.paper_models)
+    return HelmOutput(release=release, runs=run_df, run_stats=stat_df, digest=tree.digest, files=files)
+
+
+def _complete(rows: list[dict], model_names: list[str]) -> list[dict]:
+    """Every model gets every (scenario, metric group, metric) column: a missing pair is a blank row, as
+    HELM's tables show "No matching runs" rather than dropping the cell."""
+    have = {(r["model"], r["scenario"], r["metric_group"], r["metric"]) for r in rows}
+    columns = {}
+    for r in rows:
+        columns.setdefault((r["scenario"], r["metric_group"], r["metric"]), r["lower_is_better"])
+    out = list(rows)
+    for m in model_names:
+        for (s, mg, metric), lib in columns.items():
+            if (m, s, mg, metric) not in have:
+                out.append({"model": m, "scenario": s, "metric_group": mg, "metric": metric, "value": float("nan"),
+                            "lower_is_better": lib, "n_runs": float("nan"), "run_min": float("nan"),
+                            "run_max": float("nan"), "note": ""})
+    return out
+
+
+# ----------------------------------------------------------------------------- release
+
+
+def _release(results: list[dict], models: list[dict], scen_rows: list[dict], design_rows: list[dict],
+             published: list[dict], tree: _Tree, source: str, notes: list[str], kind: str) -> Release:
+    ref = _reference()
+    res = pd.DataFrame(results, columns=RESULT_COLUMNS)
+    for c in ("value", "n_runs", "run_min", "run_max"):
+        res[c] = pd.to_numeric(res[c], errors="coerce").astype(float)
+    res["lower_is_better"] = res["lower_is_better"].astype("boolean")
+    res["note"] = res["note"].fillna("").astype(str)
+    for c in ("model", "scenario", "metric_group", "metric"):
+        res[c] = res[c].astype(str)
+    mdf = _models_frame(models)
+    scen = pd.DataFrame(scen_rows)
+    for c in SCENARIO_COLUMNS:
+        if c not in scen.columns:
+            scen[c] = ""
+    scen["core"] = scen["scenario"].isin(core_scenarios())
+    design = pd.DataFrame(design_rows, columns=DESIGN_COLUMNS)
+    design["in_schema"] = design["in_schema"].astype(bool)
+    pub = pd.DataFrame(published, columns=PUBLISHED_COLUMNS)
+    pub["win_rate"] = pd.to_numeric(pub["win_rate"], errors="coerce").astype(float)
+    groups = ref.taxonomy.metric_groups.copy()
+    _validate(res, mdf, scen, groups)
+    label = clean_name(tree.label, 80)
+    name = f"Your HELM output ({label})"
+    meta = {"kind": "uploaded", "release": name, "release_short": label, "source": clean_name(source, 200),
+            "loaded_from": kind, "digest": tree.digest, "notes": list(dict.fromkeys(notes)),
+            "counts": {"models": int(len(mdf)), "scenarios": int(len(scen)), "result_rows": int(len(res)),
+                       "result_values": int(res["value"].notna().sum())}}
+    return Release(results=res.reset_index(drop=True), models=mdf, taxonomy=Taxonomy(
+        scenarios=scen.reset_index(drop=True), metric_groups=groups, design_grid=design.reset_index(drop=True)),
+        meta=meta, published_win_rates=pub, paper_models=pd.DataFrame())
+
+
+def _validate(res: pd.DataFrame, models: pd.DataFrame, scen: pd.DataFrame, groups: pd.DataFrame) -> None:
+    """The invariants load_release checks on the bundled files, on the frames built from HELM output."""
+    if res.empty:
+        raise DataError("the HELM output holds no results that map to a scenario and a metric group")
+    if scen["scenario"].duplicated().any():
+        raise DataError(f"scenario {scen['scenario'][scen['scenario'].duplicated()].iloc[0]!r} appears twice")
+    bad = ~res["scenario"].isin(set(scen["scenario"]))
+    if bad.any():
+        raise DataError(f"results: scenario {res['scenario'][bad].iloc[0]!r} has no taxonomy row")
+    bad = ~res["model"].isin(set(models["model"]))
+    if bad.any():
+        raise DataError(f"results: model {res['model'][bad].iloc[0]!r} has no model row")
+    bad = ~res["metric_group"].isin(set(groups["metric_group"]))
+    if bad.any():
+        raise DataError(f"results: unknown metric group {res['metric_group'][bad].iloc[0]!r}")
+    bad = ~models["access"].isin(ACCESS_LEVELS + ("",))
+    if bad.any():
+        raise DataError(f"models: access {models['access'][bad].iloc[0]!r} is not one of {', '.join(ACCESS_LEVELS)}")
+    if res.duplicated(["model", "scenario", "metric_group", "metric"]).any():
+        raise DataError("results: a (model, scenario, metric) cell appears twice")
+
+
+# ----------------------------------------------------------------------------- summaries for the app
+
+
+def core_gaps(release: Release) -> pd.DataFrame:
+    """The core grid (16 scenarios × the 7 core metric groups the schema assigns) against a release:
+    status "measured" (some model has a value), "blank" (the column is there, no value) or
+    "not loaded" (the release has no such scenario)."""
+    ref = _reference().taxonomy.design_grid
+    design = ref[ref["in_schema"] & ref["metric_group"].isin(CORE_GROUPS)]
+    res = release.results
+    measured = set(map(tuple, res.loc[res["value"].notna(), ["scenario", "metric_group"]].drop_duplicates().to_numpy()))
+    present = set(map(tuple, res[["scenario", "metric_group"]].drop_duplicates().to_numpy()))
+    scen = set(release.taxonomy.scenario_names)
+    rows = []
+    for s, g in design[["scenario", "metric_group"]].itertuples(index=False):
+        if s not in scen:
+            status = "not loaded"
+        elif (s, g) in measured:
+            status = "measured"
+        elif (s, g) in present:
+            status = "blank"
+        else:
+            status = "not loaded"
+        rows.append({"scenario": s, "metric_group": g, "status": status})
+    return pd.DataFrame(rows, columns=["scenario", "metric_group", "status"])
+
+
+def summary(output: HelmOutput) -> dict:
+    """What was loaded, for the data page: counts, scenarios (core / extra), metric groups with values,
+    what is missing compared with the core grid, and the loader's notes."""
+    rel = output.release
+    res = rel.results
+    scen = rel.taxonomy.scenarios
+    core = core_scenarios()
+    gaps = core_gaps(rel)
+    with_values = sorted(set(res.loc[res["value"].notna(), "metric_group"]))
+    return {
+        "release": rel.name,
+        "loaded_from": rel.meta.get("loaded_from", ""),
+        "models": int(len(rel.models)),
+        "scenarios": int(len(scen)),
+        "core_scenarios": [s for s in scen["scenario"] if s in core],
+        "extra_scenarios": [s for s in scen["scenario"] if s not in core],
+        "missing_core_scenarios": [s for s in core if s not in set(scen["scenario"])],
+        "metric_groups": [g for g in KNOWN_GROUPS if g in with_values],
+        "missing_core_groups": [g for g in CORE_GROUPS if g not in with_values],
+        "runs": int(len(output.runs)),
+        "runs_with_instances": int(output.runs["has_instances"].sum()) if len(output.runs) else 0,
+        "instances": output.n_instances,
+        "values": int(res["value"].notna().sum()),
+        "blanks": int(res["value"].isna().sum()),
+        "core_cells": int(len(gaps)),
+        "core_cells_measured": int((gaps["status"] == "measured").sum()),
+        "core_cells_blank": int((gaps["status"] == "blank").sum()),
+        "core_cells_not_loaded": int((gaps["status"] == "not loaded").sum()),
+        "confidences": int(len(rel.meta.get("instance_confidences", []))),
+        "notes": list(rel.meta.get("notes", [])),
+    }
+
+
+HEADLINE = (("accuracy", ""), ("robustness", "robustness"), ("fairness", "fairness"))
+
+
+def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
+    """Headline numbers of one run's stats.json: the main metric (and its robustness / fairness worst case)
+    on the main split, ECE, instances, in-context examples, prompt tokens and runtime; only those present.
+    Columns: label, stat, split, value, count."""
+    runs = output.runs
+    row = runs[runs["run"] == run]
+    if row.empty:
+        raise DataError(f"{run[:120]}: no such run in this dataset")
+    scen_name = row["scenario"].iloc[0]
+    scen = output.release.taxonomy.scenarios
+    srow = scen[scen["scenario"] == scen_name]
+    main = str(srow["main_metric"].iloc[0]) if not srow.empty else ""
+    split = str(srow["main_split"].iloc[0]) if not srow.empty else ""
+    rs = output.run_stats[output.run_stats["run"] == run]
+    if split and not (rs["split"] == split).any():
+        split = "test" if (rs["split"] == "test").any() else (rs["split"].iloc[0] if len(rs) else split)
+    wanted = []
+    if main:
+        shown = str(srow["main_metric_display"].iloc[0]) if "main_metric_display" in srow.columns else ""
+        disp = METRICS[main][0] if main in METRICS else (shown or main)
+        wanted += [(disp, main, ""), (f"{disp} (Robustness)", main, "robustness"), (f"{disp} (Fairness)", main, "fairness")]
+    wanted += [("ECE (10-bin)", "ece_10_bin", ""), ("# eval", "num_instances", ""), ("# train", "num_train_instances", ""),
+               ("# prompt tokens", "num_prompt_tokens", ""), ("Inference time (s)", "inference_runtime", ""),
+               ("Denoised inference time (s)", "inference_denoised_runtime", "")]
+    out = []
+    for label, name, pert in wanted:
+        sel = rs[(rs["name"] == name) & (rs["split"] == split) & (rs["sub_split"] == "") & (rs["perturbation"] == pert)]
+        sel = sel[sel["count"] > 0]
+        if sel.empty:
+            continue
+        out.append({"label": label, "stat": name, "split": split, "value": float(sel["mean"].iloc[0]),
+                    "count": float(sel["count"].iloc[0])})
+    return pd.DataFrame(out, columns=["label", "stat", "split", "value", "count"])

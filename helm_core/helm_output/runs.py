@@ -1,0 +1,272 @@
+"""Run folders (`run_spec.json` + `stats.json`): parsing, the scenario each run belongs to, the results
+merged over runs as HELM's summarize.py does, and the runs / stats tables for the app."""
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Iterable
+
+import pandas as pd
+
+from ..data import DataError
+from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, _Tree, _parse_json
+from .fields import _expect, _num, _opt_str, clean_name
+from .stats import _Stat, _match, _merge, _parse_stats
+from .schema import GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema, _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference, core_scenarios
+from .instances import _instances_from, _pert_name, _trial, instance_confidences
+
+RUN_COLUMNS = ["run", "run_name", "folder", "suite", "model", "model_id", "scenario", "run_group", "method",
+               "num_train_trials", "n_instances", "n_predictions", "seeds", "perturbations", "has_instances",
+               "instance_files", "adapter_spec"]
+STAT_COLUMNS = ["run", "name", "split", "sub_split", "perturbation", "count", "mean", "min", "max", "stddev"]
+# ----------------------------------------------------------------------------- runs
+
+
+@dataclass
+class _Run:
+    folder: str
+    name: str
+    model_id: str
+    groups: list[str]
+    method: str
+    num_train_trials: float
+    adapter_spec: dict
+    stats: list[_Stat]
+    files: dict[str, bytes] = field(default_factory=dict)
+
+
+def _run_folders(tree: _Tree) -> list[str]:
+    dirs = set()
+    for rel in tree.files:
+        p = PurePosixPath(rel)
+        if p.name in RUN_MARKERS:
+            dirs.add(str(p.parent) if str(p.parent) != "." else "")
+    return sorted(dirs)
+
+
+def _join(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
+
+
+def _parse_run(tree: _Tree, folder: str) -> _Run:
+    shown = folder or tree.label
+    for req in REQUIRED_RUN_FILES:
+        if not tree.has(_join(folder, req)):
+            present = ", ".join(n for n in RUN_FILES if tree.has(_join(folder, n))) or "none"
+            raise DataError(
+                f"{shown}/{req}: file is missing (every run folder needs run_spec.json and stats.json; "
+                f"found {present})"
+            )
+    where = f"{shown}/run_spec.json"
+    spec = _expect(tree.json(_join(folder, "run_spec.json")), dict, where, "an object (a RunSpec)")
+    name = _expect(spec.get("name"), str, f"{where}: 'name'", "text")
+    adapter = _expect(spec.get("adapter_spec"), dict, f"{where}: 'adapter_spec'", "an object")
+    model = adapter.get("model", adapter.get("model_deployment"))
+    model = _expect(model, str, f"{where}: 'adapter_spec.model'", "text (e.g. 'openai/gpt2')")
+    method = _opt_str(adapter.get("method"), f"{where}: 'adapter_spec.method'")
+    trials = _num(adapter.get("num_train_trials", 1), f"{where}: 'adapter_spec.num_train_trials'")
+    groups = spec.get("groups", [])
+    _expect(groups, list, f"{where}: 'groups'", "a list of run-group names")
+    for i, g in enumerate(groups):
+        _expect(g, str, f"{where}: 'groups[{i}]'", "text")
+    if not groups:
+        groups = [name.split(":", 1)[0]]
+    stats = _parse_stats(tree.json(_join(folder, "stats.json")), f"{shown}/stats.json")
+    files = {n: tree.files[_join(folder, n)] for n in RUN_FILES if tree.has(_join(folder, n))}
+    return _Run(folder=folder, name=name, model_id=model, groups=list(groups), method=method,
+                num_train_trials=trials, adapter_spec=adapter, stats=stats, files=files)
+
+
+# ----------------------------------------------------------------------------- scenarios
+
+
+@dataclass
+class _ScenarioSpec:
+    scenario: str
+    run_group: str
+    core: bool
+    main_metric: str
+    main_split: str
+    groups: list[str]  # metric groups to report
+    row: dict
+
+
+def _scenario_for_group(group: str, schema: _Schema, runs: list[_Run], notes: list[str]) -> _ScenarioSpec:
+    core = _core_by_run_group().get(group)
+    design = _reference().taxonomy.design_grid
+    if core is not None:
+        in_schema = design[(design["scenario"] == core["scenario"]) & design["in_schema"]]["metric_group"].tolist()
+        return _ScenarioSpec(core["scenario"], group, True, core["main_metric"], core["main_split"],
+                             in_schema + ["general_information"], dict(core))
+    sg = schema.run_groups.get(group, {})
+    env = sg.get("environment") if isinstance(sg.get("environment"), dict) else {}
+    name = clean_name(sg.get("short_display_name") or sg.get("display_name") or group)
+    main, split = str(env.get("main_name") or ""), str(env.get("main_split") or "")
+    all_stats = [s for r in runs for s in r.stats]
+    if not main:
+        present = {s.name for s in all_stats if not s.perturbation}
+        main = next((m for m in MAIN_METRIC_GUESSES if m in present), "")
+        if main:
+            notes.append(f"{name}: no schema.json entry, so the main metric was guessed as {main}.")
+    if not split:
+        splits = [s.split for s in all_stats if s.name == main and not s.perturbation]
+        split = "test" if "test" in splits else ("valid" if "valid" in splits else (splits[0] if splits else "test"))
+        if main:
+            notes.append(f"{name}: main split taken as {split!r}.")
+    mgs = sg.get("metric_groups")
+    if isinstance(mgs, list) and mgs:
+        groups = [g.replace("_detailed", "") for g in mgs if isinstance(g, str)]
+        groups = [g for g in dict.fromkeys(groups) if g in KNOWN_GROUPS]
+    else:
+        groups = ["accuracy", "calibration", "robustness", "fairness", "efficiency", "bias", "toxicity",
+                  "general_information"]
+    if "general_information" not in groups:
+        groups.append("general_information")
+    if not main:
+        groups = [g for g in groups if g not in ("accuracy", "robustness", "fairness")]
+        notes.append(f"{name}: no main metric found (no schema.json entry and none of "
+                     f"{', '.join(MAIN_METRIC_GUESSES)} in stats.json); accuracy is left out.")
+    taxonomy = sg.get("taxonomy") if isinstance(sg.get("taxonomy"), dict) else {}
+    mdisplay = _metric_display(main, schema) if main else ""
+    row = {"scenario": name, "run_group": clean_name(group), "display_name": clean_name(sg.get("display_name") or name),
+           "task": clean_name(taxonomy.get("task") or ""), "main_metric": clean_name(main), "main_metric_display": mdisplay,
+           "main_split": clean_name(split), "description": clean_name(sg.get("description") or "", 500)}
+    return _ScenarioSpec(name, group, False, main, split, groups, row)
+
+
+def _group_metrics(spec: _ScenarioSpec, group: str, schema: _Schema) -> list[tuple[str, str, str, bool | None]]:
+    """(stat name, perturbation, display metric, lower_is_better) for a scenario's metric group."""
+    if group in ("accuracy", "robustness", "fairness"):
+        if not spec.main_metric:
+            return []
+        disp = _metric_display(spec.main_metric, schema)
+        lower = _metric_lower(spec.main_metric, schema)
+        if group == "accuracy":
+            return [(spec.main_metric, "", disp, lower if lower is not None else False)]
+        return [(spec.main_metric, group, f"{disp} ({PERTURBATION_GROUPS[group]})", lower if lower is not None else False)]
+    return [(s, "", METRICS[s][0], METRICS[s][1]) for s in GROUP_STATS.get(group, ())]
+
+
+def _results_from_runs(runs: list[_Run], run_groups: dict[str, str], specs: dict[str, _ScenarioSpec],
+                       schema: _Schema, notes: list[str]):
+    models = []
+    seen = set()
+    for r in runs:
+        disp = _model_display(r.model_id, schema)
+        if disp not in seen:
+            models.append(_model_row(r.model_id, disp, schema))
+            seen.add(disp)
+    by_pair: dict[tuple[str, str], list[_Run]] = {}
+    for r in runs:
+        by_pair.setdefault((_model_display(r.model_id, schema), run_groups[r.folder]), []).append(r)
+    for (model, group), pair_runs in by_pair.items():
+        methods = sorted({r.method for r in pair_runs})
+        if len(methods) > 1:
+            notes.append(f"{specs[group].scenario} × {model}: runs with different adaptation methods "
+                         f"({', '.join(methods)}) were merged into one cell; HELM shows them as separate rows.")
+    rows = []
+    for group, spec in specs.items():
+        for m in models:
+            pair_runs = by_pair.get((m["model"], group), [])
+            for mg in spec.groups:
+                for stat_name, pert, disp, lower in _group_metrics(spec, mg, schema):
+                    matched = [s for s in (_match(r.stats, stat_name, spec.main_split, pert) for r in pair_runs) if s]
+                    mean, count, lo, hi = _merge(matched)
+                    rows.append({"model": m["model"], "scenario": spec.scenario, "metric_group": mg, "metric": disp,
+                                 "value": mean, "lower_is_better": lower, "n_runs": count, "run_min": lo,
+                                 "run_max": hi, "note": ""})
+    scen_rows = [dict(s.row) for s in _ordered(specs.values())]
+    design_rows = []
+    for s in _ordered(specs.values()):
+        for mg in ("accuracy", "calibration", "robustness", "fairness", "bias", "toxicity", "efficiency",
+                   "summarization_metrics"):
+            design_rows.append({"scenario": s.scenario, "metric_group": mg, "in_schema": mg in s.groups})
+    return rows, models, scen_rows, design_rows, []
+
+
+def _ordered(specs: Iterable[_ScenarioSpec]) -> list[_ScenarioSpec]:
+    order = {n: i for i, n in enumerate(core_scenarios())}
+    return sorted(specs, key=lambda s: (not s.core, order.get(s.scenario, 0), s.scenario.lower()))
+
+
+# ----------------------------------------------------------------------------- runs table
+
+
+def _runs_frames(runs: list[_Run], run_groups: dict[str, str], specs: dict[str, _ScenarioSpec], schema: _Schema,
+                 notes: list[str]):
+    rows, stat_rows, files = [], [], {}
+    conf_parts = []
+    names = [r.name for r in runs]
+    dup = {n for n in names if names.count(n) > 1}
+    for r in runs:
+        suite = clean_name(PurePosixPath(r.folder).parent.name if r.folder else "")
+        key = clean_name(f"{suite}/{r.name}" if r.name in dup else r.name, 300)
+        if key in files:
+            key = clean_name(r.folder, 300) or key
+        spec = specs[run_groups[r.folder]]
+        ids = _instance_keys(r)
+        model = _model_display(r.model_id, schema)
+        has = "scenario_state.json" in r.files or "display_predictions.json" in r.files
+        inst_files = ", ".join(n for n in RUN_FILES if n in r.files and n not in REQUIRED_RUN_FILES)
+        rows.append({"run": key, "run_name": clean_name(r.name, 300), "folder": r.folder, "suite": suite, "model": model,
+                     "model_id": r.model_id, "scenario": spec.scenario, "run_group": spec.run_group,
+                     "method": r.method, "num_train_trials": r.num_train_trials,
+                     "n_instances": ids["n_instances"], "n_predictions": ids["n_predictions"],
+                     "seeds": ids["seeds"], "perturbations": ids["perturbations"], "has_instances": has,
+                     "instance_files": inst_files, "adapter_spec": json.dumps(r.adapter_spec, indent=1, ensure_ascii=False,
+                                                                            default=str)[:20000]})
+        for s in r.stats:
+            stat_rows.append({"run": key, "name": s.name, "split": s.split, "sub_split": s.sub_split,
+                              "perturbation": s.perturbation, "count": s.count, "mean": s.mean, "min": s.min,
+                              "max": s.max, "stddev": s.stddev})
+        files[key] = dict(r.files)
+        if has:
+            inst = _instances_from(lambda n, f=r.files: zlib.decompress(f[n]) if n in f else None, r.folder or key)
+            split = spec.main_split if (inst["split"] == spec.main_split).any() else None
+            conf = instance_confidences(inst, split=split)
+            if not conf.empty:
+                conf.insert(0, "scenario", spec.scenario)
+                conf.insert(0, "model", model)
+                conf["run"] = key
+                conf_parts.append(conf)
+    run_df = pd.DataFrame(rows, columns=RUN_COLUMNS)
+    run_df["has_instances"] = run_df["has_instances"].astype(bool)
+    for c in ("n_instances", "n_predictions"):
+        run_df[c] = run_df[c].astype("int64")
+    stat_df = pd.DataFrame(stat_rows, columns=STAT_COLUMNS)
+    conf_df = (pd.concat(conf_parts, ignore_index=True) if conf_parts else
+               pd.DataFrame({"model": pd.Series(dtype=object), "scenario": pd.Series(dtype=object),
+                             "prob": pd.Series(dtype=float), "correct": pd.Series(dtype="int64"),
+                             "run": pd.Series(dtype=object)}))
+    return run_df, stat_df, files, conf_df
+
+
+def _instance_keys(r: _Run) -> dict:
+    """Counts for the runs table from the smallest per-instance file present."""
+    for fname in ("display_predictions.json", "per_instance_stats.json", "scenario_state.json"):
+        if fname not in r.files:
+            continue
+        where = f"{r.folder}/{fname}"
+        obj = _parse_json(zlib.decompress(r.files[fname]), where)
+        if fname == "scenario_state.json":
+            _expect(obj, dict, where, "an object with 'request_states'")
+            items = _expect(obj.get("request_states"), list, f"{where}: 'request_states'", "a list")
+            items = [(_expect(x, dict, f"{where}: request state {i + 1}", "an object").get("instance") or {}, x, i)
+                     for i, x in enumerate(items)]
+            keys = [(str(inst.get("id", "")) if isinstance(inst, dict) else "",
+                     _trial(x.get("train_trial_index"), f"{where}: request state {i + 1}"),
+                     _pert_name(inst.get("perturbation") if isinstance(inst, dict) else None)) for inst, x, i in items]
+        else:
+            _expect(obj, list, where, "a list")
+            keys = []
+            for i, x in enumerate(obj):
+                _expect(x, dict, f"{where}: item {i + 1}", "an object with 'instance_id'")
+                keys.append((str(x.get("instance_id", "")), _trial(x.get("train_trial_index"), f"{where}: item {i + 1}"),
+                             _pert_name(x.get("perturbation"))))
+        seeds = sorted({k[1] for k in keys if isinstance(k[1], int) and not isinstance(k[1], bool)})
+        perts = sorted({k[2] for k in keys if k[2]})
+        return {"n_instances": len({k[0] for k in keys}), "n_predictions": len(keys),
+                "seeds": ",".join(map(str, seeds)), "perturbations": ",".join(perts)}
+    return {"n_instances": 0, "n_predictions": 0, "seeds": "", "perturbations": ""}
