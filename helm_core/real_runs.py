@@ -207,3 +207,15 @@ def reported_stat(run_stats: pd.DataFrame, run: str, name: str, split: str = "te
     s = run_stats[(run_stats["run"] == run) & (run_stats["name"] == name) & (run_stats["split"] == split)
                   & (run_stats["perturbation"] == "") & (run_stats["sub_split"] == "") & (run_stats["count"] > 0)]
     return float(s["mean"].iloc[0]) if len(s) else float("nan")
+
+
+def filter_outcome(instances: pd.DataFrame, correct: float | str | None = None, split: str | None = None) -> pd.DataFrame:
+    """Rows with `correct` equal to 1.0 / 0.0 (None = all, "nan" = not graded) and of `split` (None = all)."""
+    df = instances
+    if correct == "nan":
+        df = df[df["correct"].isna()]
+    elif correct is not None:
+        df = df[df["correct"] == float(correct)]
+    if split is not None:
+        df = df[df["split"] == split]
+    return df.reset_index(drop=True)
