@@ -107,3 +107,20 @@ def reliability_choice(strategy: str) -> tuple[dict, str]:
 
 def out_stats():
     return output(SAFETY).run_stats
+
+
+def trials_evidence() -> None:
+    """Instance-level seed sensitivity from the bundled bAbI run, with a link to the trials view."""
+    out = output(BABI)
+    run = str(out.runs["run"].iloc[0])
+    _, share = cache.bundled_trials(BABI, run)
+    if not share["n"]:
+        return
+    with st.container(border=True):
+        st.markdown(components.text(
+            f"Instance by instance, in a genuine HELM run: {out.runs['model'].iloc[0]} on bAbI task 15 answered "
+            f"{share['changed']:,} of {share['n']:,} questions ({share['share']:.1%}) differently across its "
+            f"{share['trials']} sets of in-context examples, and was right in one and wrong in another on "
+            f"{share['correct_changed']:,} ({share['share_correct_changed']:.1%})."))
+        source_caption(BABI)
+        link_trials()
