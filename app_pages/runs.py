@@ -142,7 +142,9 @@ def browse(outs: dict, *, cohort: bool) -> None:
                 "there are no prompts or completions to show.", icon=":material/info:")
         return
 
-        st.subheader("Instances")
+    with st.spinner("Reading this run's instance files…"):
+        cache.run_instances(run, src if src in BUNDLED else None)
+    st.subheader("Instances")
     q = st.text_input("Search in input, prompt, completion and references", key="runs_search",
                       placeholder="a word or phrase (case-insensitive)")
     seed_v = int(seed) if seed != ALL else None

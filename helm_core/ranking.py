@@ -22,16 +22,26 @@ WIN_RATE_GROUPS: tuple[str, ...] = CORE_GROUPS + ("summarization_metrics",)
 
 
 def _directions(lower_is_better, columns: pd.Index) -> list[object]:
+    """One direction per column: from a Series or any mapping keyed by column (a column it lacks has no
+    direction, so it is skipped), or from a sequence in column order. Anything else is a TypeError: a dict
+    is not read as a sequence of its keys, nor a string as a sequence of characters."""
     if isinstance(lower_is_better, pd.Series):
         lib = lower_is_better.reindex(columns)
         return [None if pd.isna(v) else bool(v) for v in lib]
+    if isinstance(lower_is_better, Mapping):
+        lib = [lower_is_better.get(c) for c in columns]
+        return [None if v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA else bool(v) for v in lib]
+    if not isinstance(lower_is_better, (list, tuple, np.ndarray, pd.Index, pd.api.extensions.ExtensionArray)):
+        raise TypeError("lower_is_better must be a Series or mapping keyed by column, or a list in column order; "
+                        f"got {type(lower_is_better).__name__}")
     lib = list(lower_is_better)
     if len(lib) != len(columns):
         raise ValueError(f"lower_is_better has {len(lib)} entries for {len(columns)} columns")
     return [None if v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA else bool(v) for v in lib]
 
 
-def column_win_rates(table: pd.DataFrame, lower_is_better: pd.Series | Sequence[object]) -> pd.DataFrame:
+def column_win_rates(table: pd.DataFrame,
+                     lower_is_better: pd.Series | Mapping[object, object] | Sequence[object]) -> pd.DataFrame:
     """Per-column win rates (same shape as `table`); NaN where a model has no value or the column is skipped."""
     if not isinstance(table, pd.DataFrame):
         raise TypeError("table must be a DataFrame of models × columns")
@@ -51,7 +61,8 @@ def column_win_rates(table: pd.DataFrame, lower_is_better: pd.Series | Sequence[
     return pd.DataFrame(wr, index=table.index, columns=table.columns)
 
 
-def win_rates(table: pd.DataFrame, lower_is_better: pd.Series | Sequence[object]) -> pd.Series:
+def win_rates(table: pd.DataFrame,
+              lower_is_better: pd.Series | Mapping[object, object] | Sequence[object]) -> pd.Series:
     """Mean win rate per row (model) of a models × columns table; NaN for a model with no usable value."""
     per_col = column_win_rates(table, lower_is_better)
     return per_col.mean(axis=1, skipna=True).rename("win_rate")

@@ -7,6 +7,7 @@ and a user's arguments cannot grow it without limit.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 from typing import Callable, TypeVar
@@ -180,8 +181,8 @@ def load_upload(name: str, data: bytes) -> str:
     st.session_state.get(_FORGOTTEN, set()).discard(key)
     if key in _session_outputs():
         return key
-    with _PARSE_LOCK:  # one upload parsed at a time, server-wide: bounds the memory a burst of uploads takes
-        out = helm_output.read_helm_upload(data, name, max_upload_bytes=UPLOAD_LIMIT_BYTES)
+    with _PARSE_LOCK, load_progress("Reading the upload:") as progress:  # one upload parsed at a time, server-wide
+        out = helm_output.read_helm_upload(data, name, max_upload_bytes=UPLOAD_LIMIT_BYTES, progress=progress)
     _register_output(key, out)
     return key
 
@@ -190,7 +191,8 @@ def load_server_path(path: str) -> str:
     """Read HELM output from a path on the server into this session (only offered when running locally)."""
     from helm_core import helm_output
 
-    out = helm_output.read_helm_output(path)
+    with load_progress("Reading the folder:") as progress:
+        out = helm_output.read_helm_output(path, progress=progress)
     key = f"path-{out.digest[:24]}"
     st.session_state.get(_FORGOTTEN, set()).discard(key)
     _register_output(key, out)
@@ -278,17 +280,54 @@ def server_paths_allowed() -> bool:
     return configured_output_path() is not None or os.environ.get("HELM_EXPLORER_LOCAL") == "1"
 
 
-@st.cache_resource(show_spinner="Loading your HELM output…", max_entries=2)
-def _configured_output(path: str):
-    """(key, HelmOutput) for the configured path, or the error message (cached too, so a bad path is
-    reported once per process instead of re-read on every run)."""
-    from helm_core import helm_output
+@contextlib.contextmanager
+def load_progress(label: str):
+    """A progress bar while a HELM output is read: yields the `progress(done, total)` callback that
+    helm_core.helm_output calls as run folders are read; the bar is removed when reading ends."""
+    bar = st.progress(0.0, text=label)
+
+    def progress(done: int, total: int) -> None:
+        bar.progress(min(done / total, 1.0) if total else 1.0,
+                     text=f"{label} {done:,} of {total:,} run folders read")
 
     try:
-        out = helm_output.read_helm_output(path)
-    except data.DataError as exc:
-        return str(exc)
-    return (f"path-{out.digest[:24]}", out)
+        yield progress
+    finally:
+        bar.empty()
+
+
+@st.cache_resource(show_spinner=False)
+def _configured_store() -> dict:
+    """Process-wide results of loading the configured path (a fresh dict when st.cache_resource is cleared).
+    Not an st.cache_resource of the load itself: a cached function would record and replay the progress bar."""
+    return {}
+
+
+_CONFIGURED_LOCK = threading.Lock()
+_CONFIGURED_ENTRIES = 2
+
+
+def _configured_output(path: str):
+    """(key, HelmOutput) for the configured path, or the error message (kept too, so a bad path is
+    reported once per process instead of re-read on every run). Read once per process, with a progress
+    bar in the session that reads it; other sessions arriving meanwhile wait for it."""
+    from helm_core import helm_output
+
+    store = _configured_store()
+    with _CONFIGURED_LOCK:
+        if path in store:
+            return store[path]
+        try:
+            with load_progress("Loading your HELM output:") as progress:
+                out = helm_output.read_helm_output(path, progress=progress)
+        except data.DataError as exc:
+            res = str(exc)
+        else:
+            res = (f"path-{out.digest[:24]}", out)
+        store[path] = res
+        while len(store) > _CONFIGURED_ENTRIES:
+            store.pop(next(iter(store)))
+        return res
 
 
 def ensure_configured_output() -> str | None:

@@ -1,5 +1,10 @@
-"""Safe access to HELM output on disk or in a zip archive: member-name checks, size and file-count limits,
-and JSON parsing with per-file limits. Nothing here knows HELM's formats beyond which file names matter."""
+"""Safe, lazy access to HELM output on disk or in a zip archive: member-name checks, size and file-count
+limits, and JSON parsing with per-file limits. Nothing here knows HELM's formats beyond which file names matter.
+
+A `Source` lists the files the loader may want (path relative to the input -> size in bytes) when it is
+opened, and reads one file only when asked (`read` / `json`): a folder is walked once (names and sizes, no
+contents), an archive's central directory is checked once (names, links, encryption, declared sizes) and its
+members are unpacked on demand. No file is kept in memory after it is parsed."""
 from __future__ import annotations
 
 import hashlib
@@ -10,15 +15,17 @@ import re
 import stat as stat_mod
 import struct
 import zipfile
-import zlib
-from dataclasses import dataclass
+import threading
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..data import DataError
 
-DEFAULT_MAX_BYTES = 500_000_000
-DEFAULT_MAX_FILES = 20_000
+DEFAULT_MAX_BYTES = 500_000_000  # an archive's total unpacked size (uploads and .zip paths; folders have no cap)
+DEFAULT_MAX_FILES = 20_000  # files in an archive
+# Run folders in one input: each costs about 0.1 MB in the loaded state (its stats.json rows and a row of the
+# run index), so 20,000 runs stay within a few GB at worst; HELM's largest public suites hold a few thousand.
+DEFAULT_MAX_RUNS = 20_000
 DEFAULT_MAX_UPLOAD_BYTES = 200_000_000  # 200 MB, within Streamlit's server.maxUploadSize (200 MiB)
 # One JSON file is parsed whole, and Python objects take 5-30x the bytes: bound what one parse can cost.
 # HELM's own files are far smaller (a 1,000-instance run: per_instance_stats.json ~8 MB, ~60k objects).
@@ -36,23 +43,46 @@ NOT_TABLES = {"summary.json", "schema.json", "runs.json", "run_specs.json", "gro
 # ----------------------------------------------------------------------------- files
 
 
-@dataclass(frozen=True)
-class _Tree:
-    """The relevant files of an input, in memory: posix path relative to the input -> zlib bytes."""
+class Source:
+    """The relevant files of an input, read on demand: `sizes` maps each posix path relative to the input to
+    its size in bytes (declared, for an archive). Subclasses implement `_read_raw`."""
 
-    label: str
-    files: dict[str, bytes]
-    digest: str
-    skipped_links: tuple[str, ...] = ()
+    def __init__(self, label: str, sizes: dict[str, int], digest: str, skipped_links: tuple[str, ...] = ()):
+        self.label = label
+        self.sizes = sizes
+        self.digest = digest
+        self.skipped_links = skipped_links
+
+    @property
+    def files(self) -> list[str]:
+        return list(self.sizes)
 
     def has(self, rel: str) -> bool:
-        return rel in self.files
+        return rel in self.sizes
 
     def read(self, rel: str) -> bytes:
-        return zlib.decompress(self.files[rel])
+        """The bytes of one file, refused by its size before it is read when over the per-file JSON limit."""
+        if rel not in self.sizes:
+            raise DataError(f"{self.label}: {rel[:200]} is not in this dataset")
+        _check_json_size(rel, self.sizes[rel])
+        return self._read_raw(rel)
 
     def json(self, rel: str) -> Any:
         return _parse_json(self.read(rel), rel)
+
+    def _read_raw(self, rel: str) -> bytes:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class _MemorySource(Source):
+    """One file given as bytes (a single groups .json upload or path)."""
+
+    def __init__(self, label: str, raw: bytes):
+        super().__init__(label, {label: len(raw)}, hashlib.sha256(raw).hexdigest())
+        self._raw = raw
+
+    def _read_raw(self, rel: str) -> bytes:
+        return self._raw
 
 
 def _check_json_size(where: str, size: int) -> None:
@@ -82,12 +112,13 @@ def _parse_json(raw: bytes, where: str) -> Any:
 def _wanted(rel: str) -> bool:
     """Files the loader reads: run files, suite files, and leaderboard tables (groups/<group>.json or a
     JSON file at the top of the input)."""
-    p = PurePosixPath(rel)
-    if p.name in RUN_FILES or p.name in SUITE_FILES:
+    parts = rel.split("/")
+    name = parts[-1]
+    if name in RUN_FILES or name in SUITE_FILES:
         return True
-    if p.suffix.lower() != ".json":
+    if not name.lower().endswith(".json") or name.lower() == ".json":
         return False
-    return (len(p.parts) >= 2 and p.parts[-2] == "groups") or len(p.parts) == 1
+    return (len(parts) >= 2 and parts[-2] == "groups") or len(parts) == 1
 
 
 def _mb(n: int) -> str:
@@ -113,14 +144,18 @@ _ZIP_OPEN_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueErro
                     UnicodeDecodeError, struct.error)
 
 
-def _collect_zip(data: bytes, label: str, max_bytes: int, max_files: int) -> _Tree:
-    if len(data) == 0:
-        raise DataError(f"{label}: file is empty (0 bytes); expected a .zip archive of HELM output")
-    try:
-        zf = zipfile.ZipFile(io.BytesIO(data))
-    except _ZIP_OPEN_ERRORS as exc:
-        raise DataError(f"{label}: not a readable zip archive ({exc})") from None
-    with zf:
+class _ZipSource(Source):
+    """An archive in memory (the upload's own bytes, nothing unpacked): every member name, link flag,
+    encryption flag, the file count and the declared total are checked when it is opened; a member is
+    unpacked when it is read, and refused if it unpacks to more than its declared size."""
+
+    def __init__(self, data: bytes, label: str, max_bytes: int, max_files: int):
+        if len(data) == 0:
+            raise DataError(f"{label}: file is empty (0 bytes); expected a .zip archive of HELM output")
+        try:
+            zf = zipfile.ZipFile(io.BytesIO(data))
+        except _ZIP_OPEN_ERRORS as exc:
+            raise DataError(f"{label}: not a readable zip archive ({exc})") from None
         try:
             infos = zf.infolist()
         except Exception as exc:  # noqa: BLE001 - a corrupt central directory can raise many things
@@ -138,105 +173,128 @@ def _collect_zip(data: bytes, label: str, max_bytes: int, max_files: int) -> _Tr
                 raise DataError(f"{label}: member {info.filename[:120]!r} is encrypted")
             total += max(int(info.file_size), 0)
         if total > max_bytes:
-            raise DataError(
-                f"{label}: the archive unpacks to {_mb(total)}, over the limit of {_mb(max_bytes)}"
-            )
+            raise DataError(f"{label}: the archive unpacks to {_mb(total)}, over the limit of {_mb(max_bytes)}")
         if not files:
             raise DataError(f"{label}: the archive is empty (no files)")
-        out: dict[str, bytes] = {}
-        read_total = 0
+        members: dict[str, zipfile.ZipInfo] = {}
         for info in files:
             rel = _check_member_name(info.filename, label)
             if not rel or not _wanted(rel):
                 continue
             _check_json_size(rel, info.file_size)  # every file the loader reads is JSON: refuse before unpacking
-            try:
-                with zf.open(info) as fh:
-                    chunks, n = [], 0
-                    while True:
-                        chunk = fh.read(1 << 20)
-                        if not chunk:
-                            break
-                        n += len(chunk)
-                        read_total += len(chunk)
-                        if n > info.file_size or read_total > max_bytes:
-                            raise DataError(
-                                f"{label}: member {info.filename[:120]!r} unpacks to more than its declared size "
-                                f"or over the limit of {_mb(max_bytes)}"
-                            )
-                        chunks.append(chunk)
-            except DataError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a corrupt member can make zipfile raise many kinds of error
-                raise DataError(f"{label}: member {info.filename[:120]!r} cannot be read ({exc})") from None
-            out[rel] = zlib.compress(b"".join(chunks), 1)
-    return _Tree(label=label, files=out, digest=hashlib.sha256(data).hexdigest())
+            members.setdefault(rel, info)
+        super().__init__(label, {r: int(i.file_size) for r, i in members.items()}, hashlib.sha256(data).hexdigest())
+        self._zf = zf
+        self._members = members
+        self._lock = threading.Lock()  # one ZipFile, shared by the reruns of a session
 
-
-def _collect_dir(root: Path, max_bytes: int, max_files: int) -> _Tree:
-    label = root.name or str(root)
-    n_files, total = 0, 0
-    wanted: list[tuple[str, Path]] = []
-    skipped: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        base = Path(dirpath)
-        for d in list(dirnames):
-            if (base / d).is_symlink():
-                dirnames.remove(d)
-                rel = (base / d).relative_to(root).as_posix()
-                if d == "latest":  # helm-summarize's own runs/latest -> <suite> link
-                    skipped.append(rel)
-                    continue
-                raise DataError(f"{label}: {rel} is a symbolic link; links are not accepted")
-        dirnames.sort()
-        for f in sorted(filenames):
-            p = base / f
-            rel = p.relative_to(root).as_posix()
-            if p.is_symlink():
-                raise DataError(f"{label}: {rel} is a symbolic link; links are not accepted")
-            n_files += 1
-            if n_files > max_files:
-                raise DataError(f"{label}: the folder holds more than {max_files:,} files, over the limit")
-            try:
-                total += p.stat().st_size
-            except OSError as exc:
-                raise DataError(f"{label}: {rel} cannot be read ({exc.strerror})") from None
-            if total > max_bytes:
-                raise DataError(f"{label}: the folder holds more than {_mb(max_bytes)}, over the limit")
-            if _wanted(rel):
-                wanted.append((rel, p))
-    if n_files == 0:
-        raise DataError(f"{label}: the folder is empty; expected HELM output (run folders or groups/*.json)")
-    h = hashlib.sha256()
-    out: dict[str, bytes] = {}
-    for rel, p in wanted:
-        if not p.is_file():
-            raise DataError(f"{label}: {rel} is not a regular file")
+    def _read_raw(self, rel: str) -> bytes:
+        info = self._members[rel]
         try:
-            raw = p.read_bytes()
+            with self._lock, self._zf.open(info) as fh:
+                chunks, n = [], 0
+                while True:
+                    chunk = fh.read(1 << 20)
+                    if not chunk:
+                        break
+                    n += len(chunk)
+                    if n > info.file_size:
+                        raise DataError(f"{self.label}: member {info.filename[:120]!r} unpacks to more than its "
+                                        "declared size")
+                    chunks.append(chunk)
+        except DataError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a corrupt member can make zipfile raise many kinds of error
+            raise DataError(f"{self.label}: member {info.filename[:120]!r} cannot be read ({exc})") from None
+        return b"".join(chunks)
+
+
+class _DirSource(Source):
+    """A folder on the server: walked once for names and sizes (links refused, HELM's own `latest` link
+    skipped, no cap on the total size); a file is read when it is asked for."""
+
+    def __init__(self, root: Path):
+        label = root.name or str(root)
+        sizes: dict[str, int] = {}
+        skipped: list[str] = []
+        h = hashlib.sha256(str(root.resolve()).encode("utf-8", "replace"))
+        n_files = 0
+        stack = [(str(root), "")]
+        while stack:
+            base, prefix = stack.pop()
+            try:
+                entries = sorted(os.scandir(base), key=lambda e: e.name)
+            except OSError as exc:
+                raise DataError(f"{label}: {prefix or '.'} cannot be read ({exc.strerror})") from None
+            subdirs = []
+            for e in entries:
+                rel = prefix + e.name
+                if e.is_symlink():
+                    if e.name == "latest" and os.path.isdir(e.path):  # helm-summarize's runs/latest -> <suite>
+                        skipped.append(rel)
+                        continue
+                    raise DataError(f"{label}: {rel} is a symbolic link; links are not accepted")
+                if e.is_dir(follow_symlinks=False):
+                    subdirs.append((e.path, rel + "/"))
+                    continue
+                n_files += 1
+                if not _wanted(rel):
+                    continue
+                try:
+                    st = e.stat(follow_symlinks=False)
+                except OSError as exc:
+                    raise DataError(f"{label}: {rel} cannot be read ({exc.strerror})") from None
+                if not stat_mod.S_ISREG(st.st_mode):
+                    raise DataError(f"{label}: {rel} is not a regular file")
+                sizes[rel] = int(st.st_size)
+                h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\0".encode("utf-8", "replace"))
+            stack.extend(reversed(subdirs))
+        if n_files == 0:
+            raise DataError(f"{label}: the folder is empty; expected HELM output (run folders or groups/*.json)")
+        super().__init__(label, sizes, h.hexdigest(), tuple(skipped))
+        self.root = root
+        self._root = str(root)
+
+    def _read_raw(self, rel: str) -> bytes:
+        p = os.path.join(self._root, rel)
+        try:
+            st = os.lstat(p)
+            if not stat_mod.S_ISREG(st.st_mode):
+                raise DataError(f"{self.label}: {rel} is not a regular file")
+            _check_json_size(rel, st.st_size)  # the file may have grown since the folder was listed
+            with open(p, "rb") as fh:
+                raw = fh.read(MAX_JSON_BYTES + 1)
         except OSError as exc:
-            raise DataError(f"{label}: {rel} cannot be read ({exc.strerror})") from None
-        h.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(raw).digest())
-        out[rel] = zlib.compress(raw, 1)
-    return _Tree(label=label, files=out, digest=h.hexdigest(), skipped_links=tuple(skipped))
+            raise DataError(f"{self.label}: {rel} cannot be read ({exc.strerror})") from None
+        _check_json_size(rel, len(raw))
+        return raw
 
 
-def _collect_path(path: str | Path, max_bytes: int, max_files: int) -> _Tree:
+def open_path(path: str | Path, max_bytes: int, max_files: int) -> Source:
+    """A Source for a folder, a .zip file or a single groups .json file on the server."""
     p = Path(path)
     if p.is_symlink() and not p.exists():
         raise DataError(f"{p.name}: a broken symbolic link")
     if not p.exists():
         raise DataError(f"{p}: no such file or folder")
     if p.is_dir():
-        return _collect_dir(p, max_bytes, max_files)
+        return _DirSource(p)
     size = p.stat().st_size
     if size > max_bytes:
         raise DataError(f"{p.name}: {_mb(size)} is over the limit of {_mb(max_bytes)}")
-    raw = p.read_bytes()
     if p.suffix.lower() == ".zip" or zipfile.is_zipfile(p):
-        return _collect_zip(raw, p.name, max_bytes, max_files)
+        return _ZipSource(p.read_bytes(), p.name, max_bytes, max_files)
     if p.suffix.lower() == ".json":
         if size == 0:
             raise DataError(f"{p.name}: file is empty (0 bytes); expected a HELM groups JSON file")
-        return _Tree(label=p.name, files={p.name: zlib.compress(raw, 1)}, digest=hashlib.sha256(raw).hexdigest())
+        _check_json_size(p.name, size)
+        return _MemorySource(p.name, p.read_bytes())
     raise DataError(f"{p.name}: expected a .zip archive, a groups .json file or a folder of HELM output")
+
+
+def open_zip(data: bytes, label: str, max_bytes: int, max_files: int) -> Source:
+    return _ZipSource(bytes(data), label, max_bytes, max_files)
+
+
+def open_bytes(label: str, raw: bytes) -> Source:
+    return _MemorySource(label, bytes(raw))

@@ -7,13 +7,13 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ..data import DataError
-from .archive import NOT_TABLES, RUN_FILES, _Tree
+from .archive import NOT_TABLES, RUN_FILES, Source
 from .fields import _expect, _num, clean_name
 from .schema import ACCURACY_DISPLAYS, CONTAMINATION_NOTES, DISPLAY_GROUP, KNOWN_GROUPS, METRICS, PERTURBATION_GROUPS, _Schema, _core_by_name, _model_row, _reference, core_scenarios
 
 _CELL_STATS = re.compile(r"min=(\S+?), mean=(\S+?), max=(\S+?), sum=(\S+?) \((\d+)\)")
 
-def _table_files(tree: _Tree) -> list[str]:
+def _table_files(tree: Source) -> list[str]:
     out = []
     for rel in tree.files:
         p = PurePosixPath(rel)
@@ -58,7 +58,7 @@ def _table_group(table: dict) -> str | None:
     return None
 
 
-def _results_from_tables(tree: _Tree, paths: list[str], schema: _Schema, notes: list[str]):
+def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes: list[str]):
     core = _core_by_name()
     ref_models = _reference().models.set_index("model", drop=False)
     schema_by_display = {str(v.get("display_name")): k for k, v in schema.models.items() if v.get("display_name")}

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import math
-import zlib
 from pathlib import Path, PurePosixPath
 from typing import Any, Callable, Mapping
 
 import pandas as pd
 
 from ..data import DataError
-from .archive import DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, _collect_dir, _parse_json
+from .archive import DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, _parse_json, open_path
 from .fields import _expect, _num, _opt_str, _tname
 
 INSTANCE_COLUMNS = ["instance_id", "train_trial_index", "perturbation", "split", "sub_split", "reference_index",
@@ -81,9 +80,8 @@ def load_instances(run_folder: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
     root = Path(run_folder)
     if not root.is_dir():
         raise DataError(f"{root}: not a run folder")
-    tree = _collect_dir(root, max_bytes, max_files)
-    f = {PurePosixPath(k).name: v for k, v in tree.files.items() if "/" not in k}
-    return _instances_from(lambda n: zlib.decompress(f[n]) if n in f else None, root.name)
+    tree = open_path(root, max_bytes, max_files)
+    return _instances_from(lambda n: tree.read(n) if tree.has(n) else None, root.name)
 
 
 def _instances_from(get: Callable[[str], bytes | None], label: str) -> pd.DataFrame:

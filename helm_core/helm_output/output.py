@@ -2,63 +2,98 @@
 and the summaries the data and runs pages show."""
 from __future__ import annotations
 
-import hashlib
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 import pandas as pd
 
 from ..data import ACCESS_LEVELS, CORE_GROUPS, DESIGN_COLUMNS, DataError, PUBLISHED_COLUMNS, RESULT_COLUMNS, Release, SCENARIO_COLUMNS, Taxonomy
-from .archive import DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_UPLOAD_BYTES, _Tree, _check_json_size, _collect_path, _collect_zip, _mb
+from .archive import (DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_RUNS, DEFAULT_MAX_UPLOAD_BYTES, RUN_FILES,
+                      REQUIRED_RUN_FILES, Source, _check_json_size, _mb, open_bytes, open_path, open_zip)
 from .fields import clean_name
 from .schema import KNOWN_GROUPS, METRICS, _core_by_run_group, _model_display, _model_row, _models_frame, _parse_schema, _reference, core_scenarios
-from .runs import _Run, _parse_run, _results_from_runs, _run_folders, _runs_frames, _scenario_for_group
+from .runs import (_Run, _parse_run, _results_from_runs, _run_folders, _run_reader, _runs_frames, _scenario_for_group,
+                   relevant_stats, run_confidences)
 from .groups import _results_from_tables, _table_files
 from .instances import _instances_from
 
 # ----------------------------------------------------------------------------- output
 
+INSTANCE_FILES = tuple(n for n in RUN_FILES if n not in REQUIRED_RUN_FILES)
+# Below this many bytes of instance files, a dataset's instance files are read at load: exact counts in the runs
+# table and per-instance confidences for the calibration page. Above it, they are read when a run is opened.
+EAGER_INSTANCE_BYTES = 50_000_000
+
 
 @dataclass(frozen=True)
 class HelmOutput:
-    """A loaded HELM output: the Release for every page, the run folders, their stats.json, and the
-    instance files (kept compressed in memory; parsed on demand by `instances`)."""
+    """A loaded HELM output: the Release for every page, the run index (`runs`), every run's stats.json
+    (`run_stats`), and where each run's files are. No file's bytes are kept: a run's instance files are read
+    from the source (the folder, or the uploaded archive) when `instances` or `confidences` asks for them."""
 
     release: Release
     runs: pd.DataFrame
     run_stats: pd.DataFrame
     digest: str
-    files: Mapping[str, Mapping[str, bytes]] = field(default_factory=dict, repr=False)
+    source: Source | None = field(default=None, repr=False)
+    files: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)  # run -> (folder, names)
+
+    def _reader(self, run: str):
+        if run not in self.files or self.source is None:
+            raise DataError(f"{run[:120]}: no such run in this dataset")
+        folder, present = self.files[run]
+        return _run_reader(self.source, folder, present)
 
     def instances(self, run: str) -> pd.DataFrame:
-        """The instances of one run (see `load_instances`)."""
-        if run not in self.files:
-            raise DataError(f"{run[:120]}: no such run in this dataset")
-        f = self.files[run]
-        return _instances_from(lambda n: zlib.decompress(f[n]) if n in f else None, run)
+        """The instances of one run (see `load_instances`), read from its files now."""
+        return _instances_from(self._reader(run), run)
+
+    def confidences(self, run: str) -> pd.DataFrame:
+        """One run's per-instance (model, scenario, prob, correct, run) rows for a reliability diagram, read
+        from its files now (the shape of `meta["instance_confidences"]`)."""
+        inst = self.instances(run)
+        row = self.runs[self.runs["run"] == run].iloc[0]
+        scen = self.release.taxonomy.scenarios
+        split = scen.loc[scen["scenario"] == row["scenario"], "main_split"]
+        return run_confidences(inst, str(split.iloc[0]) if len(split) else "", row["model"], row["scenario"], run)
 
     @property
     def n_instances(self) -> int:
         return int(self.runs["n_instances"].sum()) if not self.runs.empty else 0
 
+    @property
+    def lazy(self) -> bool:
+        """Whether the instance files were left unread at load (counts from stats.json, no confidences yet)."""
+        return bool(self.release.meta.get("lazy_instances", False))
 
-def read_helm_output(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES,
-                     max_files: int = DEFAULT_MAX_FILES) -> HelmOutput:
-    """Read HELM output from a groups JSON file, a folder, or a .zip path (see the module docstring)."""
-    tree = _collect_path(path, max_bytes, max_files)
-    return _build(tree, source=str(path))
+
+Progress = Callable[[int, int], None]
+
+
+def read_helm_output(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES,
+                     max_runs: int = DEFAULT_MAX_RUNS, eager_instance_bytes: int = EAGER_INSTANCE_BYTES,
+                     progress: Progress | None = None) -> HelmOutput:
+    """Read HELM output from a groups JSON file, a folder, or a .zip path (see the package docstring).
+    A folder has no cap on its total size: only run_spec.json, stats.json and the suite files are read, one
+    by one; instance files are read at load only when they total at most `eager_instance_bytes`.
+    `progress(done, total)` is called as run folders are read."""
+    tree = open_path(path, max_bytes, max_files)
+    return _build(tree, source=str(path), max_runs=max_runs, eager_instance_bytes=eager_instance_bytes,
+                  progress=progress)
 
 
 def read_helm_zip(data: bytes, name: str = "upload.zip", *, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES,
-                  max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES) -> HelmOutput:
-    """Read an uploaded .zip archive given as bytes (checked against the upload limit first)."""
+                  max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES,
+                  max_runs: int = DEFAULT_MAX_RUNS, eager_instance_bytes: int = EAGER_INSTANCE_BYTES,
+                  progress: Progress | None = None) -> HelmOutput:
+    """Read an uploaded .zip archive given as bytes (checked against the upload limit first). The archive
+    stays as it came (its bytes are the source); members are unpacked when they are read."""
     label = Path(name).name or "upload.zip"
     if len(data) > max_upload_bytes:
         raise DataError(f"{label}: {_mb(len(data))} is over the upload limit of {_mb(max_upload_bytes)}")
-    tree = _collect_zip(bytes(data), label, max_bytes, max_files)
-    return _build(tree, source=label)
+    tree = open_zip(data, label, max_bytes, max_files)
+    return _build(tree, source=label, max_runs=max_runs, eager_instance_bytes=eager_instance_bytes, progress=progress)
 
 
 def check_upload_size(name: str, size: int, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES) -> None:
@@ -72,28 +107,29 @@ def check_upload_size(name: str, size: int, max_upload_bytes: int = DEFAULT_MAX_
 
 
 def read_helm_upload(data: bytes, name: str = "upload.zip", *, max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES,
-                     max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES) -> HelmOutput:
+                     max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES,
+                     progress: Progress | None = None) -> HelmOutput:
     """An uploaded file: a .zip archive (by content), or a single groups .json file (by name)."""
     label = Path(name).name or "upload"
     check_upload_size(label, len(data), max_upload_bytes)
     if label.lower().endswith(".json") and not bytes(data[:4]).startswith(b"PK"):
         if len(data) == 0:
             raise DataError(f"{label}: file is empty (0 bytes); expected a HELM groups JSON file")
-        raw = bytes(data)
-        tree = _Tree(label=label, files={label: zlib.compress(raw, 1)}, digest=hashlib.sha256(raw).hexdigest())
-        return _build(tree, source=label)
+        return _build(open_bytes(label, data), source=label)
     if not label.lower().endswith(".zip") and not bytes(data[:4]).startswith(b"PK"):
         raise DataError(f"{label}: expected a .zip archive of HELM output or a groups .json file")
-    return read_helm_zip(data, label, max_upload_bytes=max_upload_bytes, max_bytes=max_bytes, max_files=max_files)
+    return read_helm_zip(data, label, max_upload_bytes=max_upload_bytes, max_bytes=max_bytes, max_files=max_files,
+                         progress=progress)
 
 
-def load_helm_output(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES,
-                     max_files: int = DEFAULT_MAX_FILES) -> Release:
+def load_helm_output(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, max_files: int = DEFAULT_MAX_FILES,
+                     progress: Progress | None = None) -> Release:
     """A Release from HELM output (groups JSON, run folders, or a zip of either)."""
-    return read_helm_output(path, max_bytes=max_bytes, max_files=max_files).release
+    return read_helm_output(path, max_bytes=max_bytes, max_files=max_files, progress=progress).release
 
 
-def _build(tree: _Tree, source: str) -> HelmOutput:
+def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_instance_bytes: int = EAGER_INSTANCE_BYTES,
+           progress: Progress | None = None) -> HelmOutput:
     notes: list[str] = []
     if tree.skipped_links:
         notes.append("Skipped HELM's own 'latest' link(s): " + ", ".join(tree.skipped_links[:3]))
@@ -105,8 +141,17 @@ def _build(tree: _Tree, source: str) -> HelmOutput:
             f"{tree.label}: no HELM output found (expected run folders with run_spec.json and stats.json, "
             f"or groups/<group>.json leaderboard tables; found {found})"
         )
+    if len(folders) > max_runs:
+        raise DataError(f"{tree.label}: {len(folders):,} run folders, over the limit of {max_runs:,} per dataset "
+                        "(load one suite, runs/<suite>/, at a time)")
     schema = _parse_schema(tree)
-    runs = [_parse_run(tree, f) for f in folders]
+    runs = []
+    total = len(folders)
+    relevant, names = relevant_stats(schema), {}  # one string object per distinct stat name
+    for i, f in enumerate(folders):
+        runs.append(_parse_run(tree, f, relevant, names))
+        if progress is not None and (i + 1 == total or (i + 1) % 25 == 0):
+            progress(i + 1, total)
 
     # Scenario of each run: its core groups, else its first group.
     core_rg = _core_by_run_group()
@@ -139,14 +184,24 @@ def _build(tree: _Tree, source: str) -> HelmOutput:
     release = _release(results, models, scen_rows, design_rows, published, tree, source, notes,
                        "runs" if not tables else "groups")
 
-    run_df, stat_df, files, confidences = _runs_frames(runs, run_groups, specs, schema, notes)
+    for r in runs:
+        r.stats = []  # the results are built: only the stats table needs the runs' stats now
+    inst_bytes = sum(size for rel, size in tree.sizes.items() if rel.rpartition("/")[2] in INSTANCE_FILES)
+    eager = inst_bytes <= eager_instance_bytes
+    run_df, stat_df, files, confidences = _runs_frames(tree, runs, run_groups, specs, schema, notes, eager)
     meta = dict(release.meta)
+    if not eager:
+        meta["notes"] = list(meta.get("notes", [])) + [
+            f"The instance files total {_mb(inst_bytes)} (over {_mb(eager_instance_bytes)}), so they are read only "
+            "when a run is opened: instance counts come from stats.json (num_instances), and no per-instance "
+            "confidences were computed at load."]
+    meta["lazy_instances"] = not eager
     meta["counts"] = {**meta.get("counts", {}), "runs": int(len(run_df)),
                       "instances": int(run_df["n_instances"].sum()) if len(run_df) else 0}
     meta["instance_confidences"] = confidences
     release = Release(results=release.results, models=release.models, taxonomy=release.taxonomy, meta=meta,
                       published_win_rates=release.published_win_rates, paper_models=release.paper_models)
-    return HelmOutput(release=release, runs=run_df, run_stats=stat_df, digest=tree.digest, files=files)
+    return HelmOutput(release=release, runs=run_df, run_stats=stat_df, digest=tree.digest, source=tree, files=files)
 
 
 def _complete(rows: list[dict], model_names: list[str]) -> list[dict]:
@@ -170,7 +225,7 @@ def _complete(rows: list[dict], model_names: list[str]) -> list[dict]:
 
 
 def _release(results: list[dict], models: list[dict], scen_rows: list[dict], design_rows: list[dict],
-             published: list[dict], tree: _Tree, source: str, notes: list[str], kind: str) -> Release:
+             published: list[dict], tree: Source, source: str, notes: list[str], kind: str) -> Release:
     ref = _reference()
     res = pd.DataFrame(results, columns=RESULT_COLUMNS)
     for c in ("value", "n_runs", "run_min", "run_max"):

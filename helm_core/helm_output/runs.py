@@ -3,17 +3,17 @@ merged over runs as HELM's summarize.py does, and the runs / stats tables for th
 from __future__ import annotations
 
 import json
-import zlib
+import math
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Iterable
 
+import numpy as np
 import pandas as pd
 
 from ..data import DataError
-from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, _Tree, _parse_json
+from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, Source, _parse_json
 from .fields import _expect, _num, _opt_str, clean_name
-from .stats import _Stat, _match, _merge, _parse_stats
+from .stats import STAT_NUMBERS, STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
 from .schema import GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema, _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference, core_scenarios
 from .instances import _instances_from, _pert_name, _trial, instance_confidences
 
@@ -33,16 +33,17 @@ class _Run:
     method: str
     num_train_trials: float
     adapter_spec: dict
-    stats: list[_Stat]
-    files: dict[str, bytes] = field(default_factory=dict)
+    stats: list[_Stat]  # the stats the results can use (see _relevant_stat)
+    stat_cols: dict = field(default_factory=dict, repr=False)  # every stat, as columns (the stats table)
+    present: tuple[str, ...] = field(default_factory=tuple)  # run files present (names), read on demand
 
 
-def _run_folders(tree: _Tree) -> list[str]:
+def _run_folders(tree: Source) -> list[str]:
     dirs = set()
     for rel in tree.files:
-        p = PurePosixPath(rel)
-        if p.name in RUN_MARKERS:
-            dirs.add(str(p.parent) if str(p.parent) != "." else "")
+        folder, _, name = rel.rpartition("/")
+        if name in RUN_MARKERS:
+            dirs.add(folder)
     return sorted(dirs)
 
 
@@ -50,7 +51,19 @@ def _join(folder: str, name: str) -> str:
     return f"{folder}/{name}" if folder else name
 
 
-def _parse_run(tree: _Tree, folder: str) -> _Run:
+def relevant_stats(schema: _Schema) -> set[str]:
+    """Stat names the results or the runs table can use: the metric catalogue, the main-metric guesses,
+    num_instances, and every scenario's main metric (bundled core scenarios and the suite's schema.json)."""
+    names = set(METRICS) | set(MAIN_METRIC_GUESSES) | {"num_instances"}
+    names |= set(_reference().taxonomy.scenarios["main_metric"].astype(str))
+    for g in schema.run_groups.values():
+        env = g.get("environment") if isinstance(g.get("environment"), dict) else {}
+        if isinstance(env.get("main_name"), str):
+            names.add(env["main_name"])
+    return names
+
+
+def _parse_run(tree: Source, folder: str, relevant: set[str] | None = None, names: dict | None = None) -> _Run:
     shown = folder or tree.label
     for req in REQUIRED_RUN_FILES:
         if not tree.has(_join(folder, req)):
@@ -73,10 +86,12 @@ def _parse_run(tree: _Tree, folder: str) -> _Run:
         _expect(g, str, f"{where}: 'groups[{i}]'", "text")
     if not groups:
         groups = [name.split(":", 1)[0]]
-    stats = _parse_stats(tree.json(_join(folder, "stats.json")), f"{shown}/stats.json")
-    files = {n: tree.files[_join(folder, n)] for n in RUN_FILES if tree.has(_join(folder, n))}
+    cols = _stat_columns(tree.json(_join(folder, "stats.json")), f"{shown}/stats.json", {} if names is None else names)
+    stats = _stats_from_columns(cols, (lambda n: True) if relevant is None else relevant.__contains__)
+    present = tuple(n for n in RUN_FILES if tree.has(_join(folder, n)))
     return _Run(folder=folder, name=name, model_id=model, groups=list(groups), method=method,
-                num_train_trials=trials, adapter_spec=adapter, stats=stats, files=files)
+                num_train_trials=trials, adapter_spec=adapter, stats=stats, stat_cols=cols,
+                present=present)
 
 
 # ----------------------------------------------------------------------------- scenarios
@@ -194,22 +209,34 @@ def _ordered(specs: Iterable[_ScenarioSpec]) -> list[_ScenarioSpec]:
 # ----------------------------------------------------------------------------- runs table
 
 
-def _runs_frames(runs: list[_Run], run_groups: dict[str, str], specs: dict[str, _ScenarioSpec], schema: _Schema,
-                 notes: list[str]):
-    rows, stat_rows, files = [], [], {}
+def _run_reader(tree: Source, folder: str, present: Iterable[str]):
+    """get(name) -> the bytes of one of the run's files, or None when the run has no such file."""
+    names = set(present)
+    return lambda n: tree.read(_join(folder, n)) if n in names else None
+
+
+def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], specs: dict[str, _ScenarioSpec],
+                 schema: _Schema, notes: list[str], eager: bool):
+    """(runs table, stats table, run key -> (folder, files present), per-instance confidences). With `eager`
+    the instance files are read now (exact counts, confidences for the calibration page); otherwise the counts
+    come from stats.json and no instance file is read."""
+    rows, files = [], {}
+    stat_cols: dict[str, list] = {c: [] for c in STAT_COLUMNS}
     conf_parts = []
     names = [r.name for r in runs]
-    dup = {n for n in names if names.count(n) > 1}
+    seen_names: set[str] = set()
+    dup = {n for n in names if n in seen_names or seen_names.add(n)}
     for r in runs:
-        suite = clean_name(PurePosixPath(r.folder).parent.name if r.folder else "")
+        suite = clean_name(r.folder.rpartition("/")[0].rpartition("/")[2] if r.folder else "")
         key = clean_name(f"{suite}/{r.name}" if r.name in dup else r.name, 300)
         if key in files:
             key = clean_name(r.folder, 300) or key
         spec = specs[run_groups[r.folder]]
-        ids = _instance_keys(r)
+        get = _run_reader(tree, r.folder, r.present)
+        ids = _instance_keys(r, get) if eager else _counts_from_stats(r)
         model = _model_display(r.model_id, schema)
-        has = "scenario_state.json" in r.files or "display_predictions.json" in r.files
-        inst_files = ", ".join(n for n in RUN_FILES if n in r.files and n not in REQUIRED_RUN_FILES)
+        has = "scenario_state.json" in r.present or "display_predictions.json" in r.present
+        inst_files = ", ".join(n for n in RUN_FILES if n in r.present and n not in REQUIRED_RUN_FILES)
         rows.append({"run": key, "run_name": clean_name(r.name, 300), "folder": r.folder, "suite": suite, "model": model,
                      "model_id": r.model_id, "scenario": spec.scenario, "run_group": spec.run_group,
                      "method": r.method, "num_train_trials": r.num_train_trials,
@@ -217,39 +244,74 @@ def _runs_frames(runs: list[_Run], run_groups: dict[str, str], specs: dict[str, 
                      "seeds": ids["seeds"], "perturbations": ids["perturbations"], "has_instances": has,
                      "instance_files": inst_files, "adapter_spec": json.dumps(r.adapter_spec, indent=1, ensure_ascii=False,
                                                                             default=str)[:20000]})
-        for s in r.stats:
-            stat_rows.append({"run": key, "name": s.name, "split": s.split, "sub_split": s.sub_split,
-                              "perturbation": s.perturbation, "count": s.count, "mean": s.mean, "min": s.min,
-                              "max": s.max, "stddev": s.stddev})
-        files[key] = dict(r.files)
-        if has:
-            inst = _instances_from(lambda n, f=r.files: zlib.decompress(f[n]) if n in f else None, r.folder or key)
-            split = spec.main_split if (inst["split"] == spec.main_split).any() else None
-            conf = instance_confidences(inst, split=split)
+        stat_cols["run"].extend([key] * len(r.stat_cols["name"]))
+        for c in STAT_COLUMNS[1:]:
+            if c in STAT_TEXT:
+                stat_cols[c].extend(r.stat_cols[c])
+            else:  # doubles stay doubles: no Python float per value
+                stat_cols[c].append(np.frombuffer(r.stat_cols[c], dtype=np.float64) if len(r.stat_cols[c]) else
+                                    np.empty(0))
+        r.stat_cols = {}  # this run's stats are in the table now
+        files[key] = (r.folder, r.present)
+        if has and eager:
+            conf = run_confidences(_instances_from(get, r.folder or key), spec.main_split, model, spec.scenario, key)
             if not conf.empty:
-                conf.insert(0, "scenario", spec.scenario)
-                conf.insert(0, "model", model)
-                conf["run"] = key
                 conf_parts.append(conf)
     run_df = pd.DataFrame(rows, columns=RUN_COLUMNS)
     run_df["has_instances"] = run_df["has_instances"].astype(bool)
     for c in ("n_instances", "n_predictions"):
         run_df[c] = run_df[c].astype("int64")
-    stat_df = pd.DataFrame(stat_rows, columns=STAT_COLUMNS)
-    conf_df = (pd.concat(conf_parts, ignore_index=True) if conf_parts else
-               pd.DataFrame({"model": pd.Series(dtype=object), "scenario": pd.Series(dtype=object),
-                             "prob": pd.Series(dtype=float), "correct": pd.Series(dtype="int64"),
-                             "run": pd.Series(dtype=object)}))
+    for c in STAT_COLUMNS:
+        if c not in STAT_TEXT and c != "run":
+            stat_cols[c] = np.concatenate(stat_cols[c]) if stat_cols[c] else np.empty(0)
+    stat_df = pd.DataFrame(stat_cols, columns=STAT_COLUMNS)
+    conf_df = pd.concat(conf_parts, ignore_index=True) if conf_parts else _empty_confidences()
     return run_df, stat_df, files, conf_df
 
 
-def _instance_keys(r: _Run) -> dict:
+def _empty_confidences() -> pd.DataFrame:
+    return pd.DataFrame({"model": pd.Series(dtype=object), "scenario": pd.Series(dtype=object),
+                         "prob": pd.Series(dtype=float), "correct": pd.Series(dtype="int64"),
+                         "run": pd.Series(dtype=object)})
+
+
+def run_confidences(inst: pd.DataFrame, main_split: str, model: str, scenario: str, run: str) -> pd.DataFrame:
+    """A run's (model, scenario, prob, correct, run) rows for the calibration page: its original instances on
+    the scenario's main split when the run has that split, else on every split."""
+    split = main_split if (inst["split"] == main_split).any() else None
+    conf = instance_confidences(inst, split=split)
+    if conf.empty:
+        return _empty_confidences()
+    conf.insert(0, "scenario", scenario)
+    conf.insert(0, "model", model)
+    conf["run"] = run
+    return conf
+
+
+def _counts_from_stats(r: _Run) -> dict:
+    """Counts for the runs table without reading an instance file: HELM's `num_instances` stat (its mean is
+    the instances per trial, its sum over trials the predictions) on each split, without perturbation; the
+    seeds are 0 … num_train_trials-1 (HELM numbers its trials so); perturbation names from stats.json."""
+    n_inst, n_pred = 0.0, 0.0
+    c = r.stat_cols
+    for i, name in enumerate(c["name"]):
+        if name == "num_instances" and not c["perturbation"][i] and not c["sub_split"][i] and c["count"][i] > 0:
+            n_inst += c["mean"][i] if not math.isnan(c["mean"][i]) else 0.0
+            n_pred += c["sum"][i]
+    trials = int(r.num_train_trials) if not math.isnan(r.num_train_trials) and r.num_train_trials >= 1 else 1
+    # "robustness" / "fairness" name HELM's worst-case aggregates, not perturbations an instance carries.
+    perts = sorted({p for p in r.stat_cols["perturbation"] if p and p not in PERTURBATION_GROUPS})
+    return {"n_instances": int(round(n_inst)), "n_predictions": int(round(n_pred)),
+            "seeds": ",".join(map(str, range(min(trials, 1000)))), "perturbations": ",".join(perts)}
+
+
+def _instance_keys(r: _Run, get) -> dict:
     """Counts for the runs table from the smallest per-instance file present."""
     for fname in ("display_predictions.json", "per_instance_stats.json", "scenario_state.json"):
-        if fname not in r.files:
+        if fname not in r.present:
             continue
         where = f"{r.folder}/{fname}"
-        obj = _parse_json(zlib.decompress(r.files[fname]), where)
+        obj = _parse_json(get(fname), where)
         if fname == "scenario_state.json":
             _expect(obj, dict, where, "an object with 'request_states'")
             items = _expect(obj.get("request_states"), list, f"{where}: 'request_states'", "a list")

@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 import pandas as pd
 
 from ..data import ACCESS_LEVELS, CORE_GROUPS, MODEL_COLUMNS, Release, load_release
-from .archive import _Tree
+from .archive import Source
 from .fields import _expect, clean_name
 
 KNOWN_GROUPS = CORE_GROUPS + ("summarization_metrics", "general_information")
@@ -98,7 +98,7 @@ class _Schema:
     metrics: dict[str, dict]  # metric name -> {display_name, short_display_name, lower_is_better}
 
 
-def _parse_schema(tree: _Tree) -> _Schema:
+def _parse_schema(tree: Source) -> _Schema:
     paths = sorted(r for r in tree.files if PurePosixPath(r).name == "schema.json")
     models: dict[str, dict] = {}
     groups: dict[str, dict] = {}
@@ -120,15 +120,23 @@ def _parse_schema(tree: _Tree) -> _Schema:
 # ----------------------------------------------------------------------------- models
 
 
+@functools.lru_cache(maxsize=1)
+def _ref_models_by_id() -> dict[str, dict]:
+    """The bundled models by HELM id (the first row of each id), looked up once per model and run."""
+    out: dict[str, dict] = {}
+    for r in _reference().models.to_dict("records"):
+        out.setdefault(r["helm_id"], r)
+    return out
+
+
 def _model_row(model_id: str, display: str | None, schema: _Schema) -> dict:
-    ref = _reference().models
-    hit = ref[ref["helm_id"] == model_id]
+    hit = _ref_models_by_id().get(model_id)
     display = clean_name(display) if display else display
     model_id = clean_name(model_id, 200)
     row = {"model": display or model_id, "helm_id": model_id, "organization": "", "access": "",
            "params": float("nan"), "release_date": "", "paper_cohort": False, "params_speculative": False}
-    if not hit.empty:
-        r = hit.iloc[0]
+    if hit is not None:
+        r = hit
         row.update({k: r[k] for k in ("model", "organization", "access", "params", "release_date", "paper_cohort",
                                       "params_speculative")})
         if display:
@@ -149,10 +157,9 @@ def _model_row(model_id: str, display: str | None, schema: _Schema) -> dict:
 
 
 def _model_display(model_id: str, schema: _Schema) -> str:
-    ref = _reference().models
-    hit = ref[ref["helm_id"] == model_id]
-    if not hit.empty:
-        return str(hit["model"].iloc[0])
+    hit = _ref_models_by_id().get(model_id)
+    if hit is not None:
+        return str(hit["model"])
     sm = schema.models.get(model_id)
     if sm and sm.get("display_name"):
         return clean_name(sm["display_name"])

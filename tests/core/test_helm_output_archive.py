@@ -87,15 +87,24 @@ def test_archive_with_too_many_files():
         ho.read_helm_zip(data, "many.zip", max_files=20)
 
 
-def test_folder_over_the_limits(suite):
-    with pytest.raises(DataError, match="over the limit"):
-        ho.read_helm_output(suite, max_bytes=1000)
-    with pytest.raises(DataError, match="more than 5 files"):
-        ho.read_helm_output(suite, max_files=5)
+def test_folder_has_no_total_size_cap_but_a_per_file_limit_and_a_run_cap(suite, monkeypatch):
+    # A folder is not capped by its total size (max_bytes bounds archives only): it loads.
+    assert len(ho.read_helm_output(suite, max_bytes=1000, max_files=5).runs) == 3
+    # Each file read is checked against the per-file JSON limit, named, before it is read.
+    monkeypatch.setattr(ho.archive, "MAX_JSON_BYTES", 2_000)
+    big = (suite / MMLU / "stats.json").stat().st_size
+    assert big > 2_000
+    with pytest.raises(DataError, match=r"/stats\.json: [\d.]+ MB of JSON is over the per-file limit"):
+        ho.read_helm_output(suite)
+    monkeypatch.undo()
+    # The number of run folders is capped (DEFAULT_MAX_RUNS), and the message says how to proceed.
+    with pytest.raises(DataError, match="3 run folders, over the limit of 2 per dataset"):
+        ho.read_helm_output(suite, max_runs=2)
 
 
 def test_member_lying_about_its_size():
-    data = bytearray(zip_members([("demo/stats.json", b"[" + b" " * 5000 + b"]")]))
+    spec = json.dumps({"name": "x", "adapter_spec": {"model": "m/x"}}).encode()
+    data = bytearray(zip_members([("demo/run_spec.json", spec), ("demo/stats.json", b"[" + b" " * 5000 + b"]")]))
     # Shrink the declared size in the central directory: reading stops at the declared size and the
     # member is reported, instead of trusting more bytes than were declared.
     cd = data.rfind(b"PK\x01\x02")

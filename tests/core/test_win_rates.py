@@ -39,6 +39,42 @@ def test_direction_as_series_aligned_by_column_name():
     np.testing.assert_allclose(got.to_numpy(), [0, 0.25, 0.5, 0.75, 1])
 
 
+@pytest.mark.parametrize("name,cols,lib,expected", CASES, ids=[c[0] for c in CASES])
+def test_direction_as_dict_equals_series_and_list(name, cols, lib, expected):
+    # A mapping keyed by column is read like a Series (not as a sequence of its keys): identical results.
+    t = _table(cols)
+    as_dict = dict(zip(t.columns, lib))
+    got = win_rates(t, as_dict)
+    np.testing.assert_array_equal(got.to_numpy(), win_rates(t, pd.Series(as_dict)).to_numpy())
+    np.testing.assert_array_equal(got.to_numpy(), win_rates(t, lib).to_numpy())
+
+
+@pytest.mark.parametrize("lib, expected", [
+    ({"x": True}, [np.nan] * 5),  # no direction for A or B: both columns are skipped, as with a Series
+    ({"B": True}, [1, 0.75, 0.5, 0.25, 0]),  # B lower-is-better (5..1 -> A best); A has no direction
+    ({"A": False, "B": True, "extra": False}, [0.5] * 5),  # opposite directions on equal columns cancel
+])
+def test_dict_directions_are_keyed_by_column(lib, expected):
+    t = _table({"A": [1, 2, 3, 4, 5], "B": [1, 2, 3, 4, 5]})
+    got = win_rates(t, lib)
+    np.testing.assert_allclose(got.to_numpy(), expected, equal_nan=True)
+    np.testing.assert_array_equal(got.to_numpy(), win_rates(t, pd.Series(lib, dtype=object)).to_numpy())
+
+
+def test_dict_directions_on_multiindex_columns():
+    t = _table({"A": [1, 2, 3, 4, 5], "B": [5, 4, 3, 2, 1]})
+    t.columns = pd.MultiIndex.from_tuples([("MMLU", "EM"), ("MMLU", "ECE")])
+    got = win_rates(t, {("MMLU", "EM"): False, ("MMLU", "ECE"): True})
+    np.testing.assert_allclose(got.to_numpy(), [0, 0.25, 0.5, 0.75, 1])
+
+
+@pytest.mark.parametrize("lib", ["TF", {True, False}, 1, None, 0.5])
+def test_direction_of_a_wrong_type_raises_type_error(lib):
+    t = _table({"A": [1, 2, 3, 4, 5], "B": [1] * 5})
+    with pytest.raises(TypeError, match="lower_is_better must be a Series or mapping"):
+        win_rates(t, lib)
+
+
 def test_direction_length_mismatch_raises():
     with pytest.raises(ValueError, match="2 columns"):
         win_rates(_table({"A": [1, 2, 3, 4, 5], "B": [1] * 5}), [False])
