@@ -176,8 +176,8 @@ def _diagram() -> None:
         st.info(
             f"{rel.name} carries no per-instance confidences (HELM's leaderboard tables keep only the ECE per cell), "
             "so the diagram starts as a **simulation**. Switch to a genuine HELM run bundled with this app (BBQ, "
-            f"{len(bundled.confident_runs())} models with real log-probabilities), or load a HELM run with "
-            "log-probabilities on the *Bring Your Own HELM Output* page.",
+            "the models whose files carry real log-probabilities), or load a HELM run with log-probabilities on "
+            "the *Bring Your Own HELM Output* page.",
             icon=":material/science:",
         )
     state.allow("cal_source", options)

@@ -424,7 +424,7 @@ def main() -> None:
     )
     for k in BUNDLED:
         bundled.source_caption(k)
-    components.sections("runs_view", {
+    components.sections("runs_section", {
         bundled.VIEW_EXAM: exam_view,
         bundled.VIEW_TRIALS: trials_view,
         bundled.VIEW_BROWSE: browse_view,

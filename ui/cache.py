@@ -227,7 +227,7 @@ def active_output():
 
 
 def run_instances(run: str, source: str | None = None):
-    """The instances of one run of the active dataset (or of bundled source `source`, see `bundled_runs`),
+    """The instances of one run of the active dataset (or of bundled source `source`, see `bundled_output`),
     parsed on first use and kept for a few runs."""
     if source is not None and source.startswith(REAL_PREFIX):
         return bundled_instances(source, run)
@@ -356,24 +356,37 @@ def ensure_configured_output() -> str | None:
 REAL_PREFIX = "real:"
 
 
-@st.cache_resource(show_spinner="Loading the bundled HELM runs…")
-def bundled_runs() -> dict:
-    """Source key ("real:safety", "real:babi") -> (real_runs.Source, helm_output.HelmOutput)."""
+@st.cache_resource(show_spinner=False)
+def bundled_sources() -> dict:
+    """Source key ("real:safety", "real:babi") -> helm_core.real_runs.Source (data/real_runs/sources.json)."""
+    from helm_core import real_runs
+
+    return {REAL_PREFIX + s.key: s for s in real_runs.load_sources()}
+
+
+@st.cache_resource(show_spinner="Loading the bundled HELM runs…", max_entries=4)
+def bundled_output(source: str):
+    """The helm_output.HelmOutput of one bundled source (read-only), loaded on first use."""
     from helm_core import helm_output, real_runs
 
-    return {REAL_PREFIX + s.key: (s, helm_output.read_helm_output(real_runs.REAL_RUNS / s.path))
-            for s in real_runs.load_sources()}
+    return helm_output.read_helm_output(real_runs.REAL_RUNS / bundled_sources()[source].path)
 
 
 @st.cache_resource(max_entries=40, show_spinner=False)
 def bundled_instances(source: str, run: str):
-    """The instances of one bundled run (read-only)."""
-    return bundled_runs()[source][1].instances(run)
+    """The instances of one bundled run folder (read-only), read from that folder alone (the whole source
+    need not be loaded)."""
+    from helm_core import helm_output, real_runs
+
+    folder = real_runs.REAL_RUNS / bundled_sources()[source].path / run
+    if run in ("", ".", "..") or "/" in run or not folder.is_dir():
+        raise KeyError(run)
+    return helm_output.load_instances(folder)
 
 
 def bundled_frames(source: str, scenario: str) -> dict:
     """Model -> instances of every bundled run of `scenario` in `source`, in the runs table's order."""
-    runs = bundled_runs()[source][1].runs
+    runs = bundled_output(source).runs
     sel = runs[runs["scenario"] == scenario]
     return {m: bundled_instances(source, r) for m, r in zip(sel["model"], sel["run"])}
 
@@ -409,6 +422,6 @@ def bundled_confident_runs(source: str):
     """The runs of a bundled source whose instances carry real probabilities (a table of the runs frame)."""
     from helm_core import real_runs
 
-    runs = bundled_runs()[source][1].runs
+    runs = bundled_output(source).runs
     has = {r: bool(bundled_instances(source, r)["prob"].notna().any()) for r in runs["run"]}
     return real_runs.runs_with_confidences(runs, has)

@@ -14,7 +14,7 @@ from . import cache, components
 SAFETY = cache.REAL_PREFIX + "safety"
 BABI = cache.REAL_PREFIX + "babi"
 RUNS_PAGE = "app_pages/runs.py"
-# The runs page's sections (their labels are the `runs_view` query values).
+# The runs page's sections (their labels are the `runs_section` query values).
 VIEW_EXAM = "Same exam, 9 models"
 VIEW_TRIALS = "Same question, 3 example sets"
 VIEW_BROWSE = "Browse instances"
@@ -25,11 +25,11 @@ CARD_INSTANCE = "id57790"
 
 
 def source(key: str):
-    return cache.bundled_runs()[key][0]
+    return cache.bundled_sources()[key]
 
 
 def output(key: str):
-    return cache.bundled_runs()[key][1]
+    return cache.bundled_output(key)
 
 
 def source_caption(key: str) -> None:
@@ -39,7 +39,7 @@ def source_caption(key: str) -> None:
 
 def link_exam(exam: str = "XSTest", *, label: str | None = None, instance: str | None = None) -> None:
     """A link to the side-by-side view of `exam` ("BBQ" or "XSTest")."""
-    q = {"runs_view": VIEW_EXAM, "exam": exam}
+    q = {"runs_section": VIEW_EXAM, "exam": exam}
     if instance:
         q["exam_instance"] = instance
     st.page_link(RUNS_PAGE, label=label or f"Every model sat the same exam: one {exam} prompt, the 9 models' "
@@ -48,23 +48,22 @@ def link_exam(exam: str = "XSTest", *, label: str | None = None, instance: str |
 
 def link_trials(*, label: str | None = None) -> None:
     st.page_link(RUNS_PAGE, label=label or "The same bAbI question with three sets of in-context examples "
-                 "(a genuine HELM classic run)", icon=":material/shuffle:", query_params={"runs_view": VIEW_TRIALS})
+                 "(a genuine HELM classic run)", icon=":material/shuffle:", query_params={"runs_section": VIEW_TRIALS})
 
 
 def example_card() -> None:
-    """One genuine prompt → completion from the bundle, with its source and a link to the side-by-side view."""
-    out = output(SAFETY)
-    runs = out.runs[out.runs["run"] == CARD_RUN]
-    if runs.empty:
-        return
+    """One genuine prompt → completion from the bundle, with its source and a link to the side-by-side view.
+    Reads that one run folder only (light enough for the home page)."""
     inst = cache.bundled_instances(SAFETY, CARD_RUN)
     row = inst[inst["instance_id"] == CARD_INSTANCE]
     if row.empty:
         return
     x = row.iloc[0]
+    model = CARD_RUN.split("model=", 1)[1].replace("_", "/", 1)  # the run name spells the model id, '/' as '_'
+    scenario = CARD_RUN.split(":", 1)[0]
     with st.container(border=True):
-        st.markdown(f"**A real prompt and completion** · {components.text(runs['model'].iloc[0])} on "
-                    f"{components.text(runs['scenario'].iloc[0])}, instance {components.text(CARD_INSTANCE)}")
+        st.markdown(f"**A real prompt and completion** · model {components.text(model)} on "
+                    f"{components.text(scenario.upper())}, instance {components.text(CARD_INSTANCE)}")
         st.text(x["prompt"])
         verdict = "correct" if x["correct"] == 1 else ("incorrect" if x["correct"] == 0 else "not graded")
         prob = "" if x["prob"] != x["prob"] else f", probability {x['prob']:.1%}"

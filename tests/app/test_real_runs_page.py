@@ -58,7 +58,7 @@ def test_bbq_side_by_side_matches_the_files(iid):
     raw = raw_runs("bbq")
     if not all(iid in r for r in raw.values()):
         pytest.skip(f"{iid} is not in every bundled BBQ run")
-    at = open_story_page("app_pages/runs.py", query={"runs_view": SIDE, "exam": "BBQ", "exam_instance": iid})
+    at = open_story_page("app_pages/runs.py", query={"runs_section": SIDE, "exam": "BBQ", "exam_instance": iid})
     texts_shown, caps, md = shown_text(at), captions(at), markdown(at)
     assert at.selectbox(key="exam_instance").value == iid
     for run, by_id in raw.items():
@@ -82,7 +82,7 @@ def test_bbq_side_by_side_matches_the_files(iid):
 @pytest.mark.parametrize("iid", ["id124", "id442"])
 def test_xstest_side_by_side_shows_completions_and_both_judges(iid):
     raw = raw_runs("xstest")
-    at = open_story_page("app_pages/runs.py", query={"runs_view": SIDE, "exam": "XSTest", "exam_instance": iid})
+    at = open_story_page("app_pages/runs.py", query={"runs_section": SIDE, "exam": "XSTest", "exam_instance": iid})
     texts_shown, caps = shown_text(at), captions(at)
     assert as_text(raw[next(iter(raw))][iid][0]["instance"]["input"]["text"]) in texts_shown
     for run, by_id in raw.items():
@@ -99,7 +99,7 @@ def test_xstest_side_by_side_shows_completions_and_both_judges(iid):
 
 
 def test_xstest_models_differ_filter_lists_only_prompts_with_different_scores():
-    at = open_story_page("app_pages/runs.py", query={"runs_view": SIDE, "exam": "XSTest", "exam_split": "models differ"})
+    at = open_story_page("app_pages/runs.py", query={"runs_section": SIDE, "exam": "XSTest", "exam_split": "models differ"})
     raw = raw_runs("xstest")
     ids = at.selectbox(key="exam_instance").options
     assert ids
@@ -111,7 +111,7 @@ def test_xstest_models_differ_filter_lists_only_prompts_with_different_scores():
 @pytest.mark.parametrize("iid", ["id1760", "id1295"])
 def test_babi_trials_match_the_files(iid):
     preds = [p for p in json.loads((BABI / "display_predictions.json").read_text()) if p["instance_id"] == iid]
-    at = open_story_page("app_pages/runs.py", query={"runs_view": TRIALS, "trial_changed": "all", "trial_instance": iid})
+    at = open_story_page("app_pages/runs.py", query={"runs_section": TRIALS, "trial_changed": "all", "trial_instance": iid})
     assert at.selectbox(key="trial_instance").value == iid
     shown = shown_text(at)
     for p in sorted(preds, key=lambda p: p["train_trial_index"]):
@@ -133,7 +133,7 @@ def test_babi_trials_match_the_files(iid):
     ("xstest:model=openai_gpt-4o-2024-05-13", 2),
 ])
 def test_browse_view_shows_the_files_fields(run, index):
-    at = open_story_page("app_pages/runs.py", query={"runs_view": BROWSE, "run": run, "instance": str(index)})
+    at = open_story_page("app_pages/runs.py", query={"runs_section": BROWSE, "run": run, "instance": str(index)})
     rs, stats = list(raw_runs(run.split(":")[0])[run].values())[index - 1]
     codes = [c.value for c in at.code]
     assert rs["instance"]["input"]["text"] in codes and rs["request"]["prompt"] in codes
@@ -148,13 +148,13 @@ def test_browse_view_shows_the_files_fields(run, index):
 
 def test_browse_outcome_filter():
     run = "bbq:subject=all,method=multiple_choice_joint,model=meta_llama-3-70b-chat"
-    at = open_story_page("app_pages/runs.py", query={"runs_view": BROWSE, "run": run, "runs_outcome": "correct"})
+    at = open_story_page("app_pages/runs.py", query={"runs_section": BROWSE, "run": run, "runs_outcome": "correct"})
     n_correct = sum(1 for _, s in raw_runs("bbq")[run].values() if s["exact_match"] == 1)
     assert f"of {n_correct:,}" in captions(at) and {m.label: m.value for m in at.metric}["Correct"] == "yes ✓"
 
 
 def test_text_from_files_is_never_markdown():
-    at = open_story_page("app_pages/runs.py", query={"runs_view": SIDE, "exam": "XSTest", "exam_instance": "id124"})
+    at = open_story_page("app_pages/runs.py", query={"runs_section": SIDE, "exam": "XSTest", "exam_instance": "id124"})
     # gpt-4o's completion has "### Materials Needed:" and "**Choose the Right Tack:**": shown as text only.
     assert any("### Materials Needed:" in t for t in shown_text(at))
     assert all("Materials Needed" not in str(h.value) for h in at.subheader)
@@ -162,7 +162,7 @@ def test_text_from_files_is_never_markdown():
 
 
 def test_bad_links_fall_back():
-    at = open_story_page("app_pages/runs.py", query={"runs_view": SIDE, "exam": "<b>x</b>", "exam_instance": "nope"})
+    at = open_story_page("app_pages/runs.py", query={"runs_section": SIDE, "exam": "<b>x</b>", "exam_instance": "nope"})
     assert at.segmented_control(key="exam").value == "BBQ"
     assert at.selectbox(key="exam_instance").value == at.selectbox(key="exam_instance").options[0]
 
@@ -177,18 +177,18 @@ def test_plumbing_card_and_link():
     at = open_page()
     card = [t for t in shown_text(at) if "Which person stole merchandise?" in t]
     assert card and "development runs, not a release" in captions(at)
-    assert any(q.get("exam") == ["BBQ"] and q.get("runs_view") == [SIDE] for q in _link(at, "runs"))
+    assert any(q.get("exam") == ["BBQ"] and q.get("runs_section") == [SIDE] for q in _link(at, "runs"))
 
 
 def test_sensitivity_links_to_trials():
     at = open_page("app_pages/sensitivity.py")
     assert "differently across its 3 sets of in-context examples" in html.unescape(markdown(at))
-    assert any(q.get("runs_view") == [TRIALS] for q in _link(at, "runs"))
+    assert any(q.get("runs_section") == [TRIALS] for q in _link(at, "runs"))
 
 
 def test_safety_thread_links_to_xstest_side_by_side():
     at = open_story_page("app_pages/threads.py", query={"thread": "safety-classification"})
-    assert any(q.get("exam") == ["XSTest"] and q.get("runs_view") == [SIDE] for q in _link(at, "runs"))
+    assert any(q.get("exam") == ["XSTest"] and q.get("runs_section") == [SIDE] for q in _link(at, "runs"))
 
 
 def test_calibration_real_run_diagram():
