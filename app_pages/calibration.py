@@ -88,7 +88,7 @@ def reliability_panel(source: str, groups) -> None:
         "Bins", calibration.STRATEGIES, default="equal_mass", required=True, key="cal_bins", bind="query-params",
         help="equal_mass: 10 bins holding the same number of answers each, as HELM's ece_10_bin. "
              "uniform: 10 bins of equal width (0–0.1, 0.1–0.2, …), which can leave bins nearly empty.",
-    )
+    ) or "equal_mass"
     if source == "simulation":
         st.markdown(
             ":orange-badge[Simulation · not HELM data] Synthetic answers: each has a true chance of being right "
@@ -185,7 +185,7 @@ def _diagram() -> None:
         "Diagram from", options, default=options[0], required=True, key="cal_source", bind="query-params",
         help="data: the per-instance confidences of the loaded run; simulation: synthetic answers with sliders; "
              f"{BUNDLED}: a genuine HELM run bundled with this app (real token log-probabilities, 100 instances).",
-    )
+    ) or options[0]
 
     with presenter.into(main_slot):
         reliability_panel(source, groups)
@@ -252,7 +252,7 @@ def _interfaces() -> None:
     )
     state.allow("cal_method", calibration.MC_METHODS)
     method = st.segmented_control("Multiple-choice interface", calibration.MC_METHODS, default="joint", required=True,
-                                  key="cal_method", bind="query-params")
+                                  key="cal_method", bind="query-params") or "joint"  # an empty ?cal_method= clears it
     prompt, how = EXAMPLES[method]
     left, right = st.columns([3, 2])
     with left:

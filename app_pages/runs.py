@@ -56,7 +56,7 @@ def outcome_filters(shown: pd.DataFrame) -> pd.DataFrame:
     state.allow("runs_outcome", OUTCOMES)
     outcome = c[0].segmented_control("Outcome", list(OUTCOMES), default="all", required=True, key="runs_outcome",
                                      bind="query-params", help="HELM's per-instance exact_match (or its quasi "
-                                     "variant); 'not graded': the run scores instances otherwise (XSTest's judges).")
+                                     "variant); 'not graded': the run scores instances otherwise (XSTest's judges).") or "all"
     splits = ["all", *sorted({x for x in shown["split"] if x})]
     state.allow("runs_split", lambda v: len(v) <= 40)
     split = c[1].selectbox("Split", splits, key="runs_split", bind="query-params")
@@ -250,8 +250,9 @@ def exam_view() -> None:
     st.subheader("The same exam, side by side")
     out = bundled.output(bundled.SAFETY)
     state.allow("exam", bundled.EXAMS)
+    # `or`: an empty link value (?exam=) clears even a required segmented control.
     scenario = st.segmented_control("Exam", list(bundled.EXAMS), default="BBQ", required=True, key="exam",
-                                    bind="query-params")
+                                    bind="query-params") or "BBQ"
     frames = cache.bundled_frames(bundled.SAFETY, scenario)
     agree = cache.bundled_agreement(bundled.SAFETY, scenario)
     first = next(iter(frames.values()))
@@ -269,7 +270,7 @@ def exam_view() -> None:
     state.allow("exam_split", ("all", "models differ"))
     only = st.segmented_control("Show", ("all", "models differ"), default="all", required=True, key="exam_split",
                                 bind="query-params", help="all: every prompt all runs share; models differ: some "
-                                "models right and some wrong (BBQ), or the judges' mean differs between models (XSTest).")
+                                "models right and some wrong (BBQ), or the judges' mean differs between models (XSTest).") or "all"
     ids = agree["instance_id"].tolist()
     if only == "models differ":
         mixed = (agree["n_correct"] > 0) & (agree["n_correct"] < agree["n_models"]) if is_bbq else agree["n_answers"] > 1
@@ -366,7 +367,7 @@ def trials_view() -> None:
                 help=f"{share['correct_changed']:,} of {share['n']:,} questions (HELM's quasi_exact_match per trial).")
     state.allow("trial_changed", ("answer changes", "all"))
     only = st.segmented_control("Show", ("answer changes", "all"), default="answer changes", required=True,
-                                key="trial_changed", bind="query-params")
+                                key="trial_changed", bind="query-params") or "answer changes"
     ids = table.loc[table["changed"], "instance_id"].tolist() if only != "all" else table["instance_id"].tolist()
     inst = cache.bundled_instances(bundled.BABI, run)
     inputs = dict(zip(inst["instance_id"], inst["input"]))
@@ -410,7 +411,7 @@ def main() -> None:
     if yours:
         state.allow("runs_source", (YOURS, SAMPLE))
         pick = st.segmented_control("Runs from", (YOURS, SAMPLE), default=YOURS, required=True, key="runs_source",
-                                    bind="query-params")
+                                    bind="query-params") or YOURS
         if pick == YOURS:
             browse({cache.active_release_key(): out}, cohort=True)
             return

@@ -161,8 +161,10 @@ def test_text_from_files_is_never_markdown():
     assert all("**Choose the Right Tack:**" not in m for m in markdown(at).splitlines())
 
 
-def test_bad_links_fall_back():
-    at = open_story_page("app_pages/runs.py", query={"runs_section": SIDE, "exam": "<b>x</b>", "exam_instance": "nope"})
+@pytest.mark.parametrize("exam", ["<b>x</b>", ""])  # "" clears even a required segmented control
+def test_bad_links_fall_back(exam):
+    at = open_story_page("app_pages/runs.py", query={"runs_section": SIDE, "exam": exam, "exam_instance": "nope",
+                                                     "exam_split": exam})
     assert at.segmented_control(key="exam").value == "BBQ"
     assert at.selectbox(key="exam_instance").value == at.selectbox(key="exam_instance").options[0]
 
