@@ -164,7 +164,10 @@ def browse(outs: dict, *, cohort: bool) -> None:
     st.caption(components.text(
         f"Instance {i + 1:,} of {n:,} · id {x['instance_id']} · split {x['split'] or '–'} · seed {x['train_trial_index']} · "
         f"perturbation {x['perturbation'] or 'none (original)'}"
-        + (f" · reference {int(x['reference_index'])} ({x['request_mode']})" if not pd.isna(x["reference_index"]) else "")
+        + (f" · chose option {int(x['reference_index']) + 1} of {len(x['references'])}"
+           if str(x["method"]).startswith("multiple_choice_separate") and not pd.isna(x["reference_index"])
+           else f" · reference {int(x['reference_index'])} ({x['request_mode']})" if not pd.isna(x["reference_index"])
+           else "")
     ))
 
     left, right = st.columns([3, 2])
@@ -203,13 +206,25 @@ def browse(outs: dict, *, cohort: bool) -> None:
         refs = x["references"] if isinstance(x["references"], list) else []
         st.markdown(f"**References** ({len(refs)})")
         if refs:
+            table = {"choice": [r["label"] for r in refs],
+                     "correct": ["✓ correct" if r["correct"] else "" for r in refs],
+                     "reference": [r["text"] for r in refs]}
+            if any("chosen" in r for r in refs):  # multiple_choice_separate_*: one request per option
+                table["chosen"] = ["◀ chosen" if r.get("chosen") else "" for r in refs]
+                table["log-prob"] = [r.get("logprob") for r in refs]
+                table["tokens"] = [r.get("tokens") for r in refs]
             st.dataframe(
-                pd.DataFrame({"choice": [r["label"] for r in refs],
-                              "correct": ["✓ correct" if r["correct"] else "" for r in refs],
-                              "reference": [r["text"] for r in refs]}),
-                hide_index=True, width="stretch",
-                column_config={"reference": st.column_config.TextColumn("reference", width="large")},
+                pd.DataFrame(table), hide_index=True, width="stretch",
+                column_config={"reference": st.column_config.TextColumn("reference", width="large"),
+                               "log-prob": st.column_config.NumberColumn("log-prob", format="%.3f",
+                                                                         help="Sum of the log-probabilities of the "
+                                                                              "option's tokens in its own request.")},
             )
+            if x.get("choice_source"):
+                st.caption(components.text(f"Chosen option: {x['choice_source']}. Scored as HELM does for "
+                                           f"{x['method']}: each option's log-probability per token, highest wins."
+                                           if x["method"].endswith("original") else
+                                           f"Chosen option: {x['choice_source']}."))
         else:
             st.caption("The run's files hold no references for this instance.")
         st.markdown("**Per-instance stats**")

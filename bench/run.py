@@ -178,6 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-browser", action="store_true", help="skip the Chromium timings and server RSS")
     ap.add_argument("--browser-repeat", type=int, default=7,
                     help="page and reference loads per page in Chromium (the ratio's noise falls with more)")
+    ap.add_argument("--scale", default=None, metavar="RUNS",
+                    help="also time a user's HELM suite at scale (bench.bench_scale), e.g. --scale 600,3000: "
+                         "synthetic suites with 1 MB of instance files per run, generated under --scale-dir")
+    ap.add_argument("--scale-dir", default="/tmp/helm-scale")
     args = ap.parse_args(argv)
     only = None if args.pages is None else {p.strip().strip("/") for p in args.pages.split(",")}
     if only is not None:
@@ -222,9 +226,19 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for k, v in core.items():
         print(f"{k:<34} {v:>9.2f}")
+    scale = {}
+    if args.scale:
+        from bench.bench_scale import bench as bench_scale
+
+        scale = bench_scale([int(x) for x in args.scale.split(",") if x.strip()], repeat=min(args.repeat, 3),
+                            base=args.scale_dir)
+        print()
+        for k, v in scale.items():
+            print(f"HELM suite {k}: floor {v['floor_s']:.2f} s, load {v['load_s']:.2f} s (x{v['ratio']:.2f}, budget 3), "
+                  f"peak RSS {v['peak_rss_mb']:.0f} MB (budget 400), one run's instances {v['open_one_run_s']:.3f} s")
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
-        result = _json_safe({"pages": pages, "core": core, "browser": browser})
+        result = _json_safe({"pages": pages, "core": core, "browser": browser, **({"scale": scale} if scale else {})})
         out.write_text(json.dumps(result, indent=2, allow_nan=False) + "\n")
         print(f"\nwrote {out.relative_to(ROOT) if ROOT in out.parents else out}")
     return 0

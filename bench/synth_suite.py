@@ -4,8 +4,8 @@
 the three genuine runs in tests/fixtures/helm_run_examples/: HellaSwag and MMLU philosophy, multiple_choice_joint,
 and NarrativeQA, generation; copied there from evaleval/every_eval_ever, MIT). Each synthetic run is an example
 run with another model name (`synthetic/model-<i>`) in its run name, run_spec.json and folder name; its
-stats.json is the example's with every mean, sum, min and max scaled by a per-model factor (so models differ;
-SYNTHETIC numbers, for timing only); its scenario_state.json is the example's request states repeated with new
+stats.json is the example's with the mean, sum, min and max of every score (not counts or times) scaled by a
+per-model factor (so models differ; SYNTHETIC numbers, for timing only); its scenario_state.json is the example's request states repeated with new
 instance ids until the file reaches `instance_bytes` (valid JSON); per_instance_stats.json and scenario.json are
 copied as they are.
 
@@ -28,10 +28,17 @@ def _factor(model: int, run: int) -> float:
     return 0.55 + 0.45 * (((model * 7919 + run * 104729) % 1000) / 999)
 
 
+COUNTS = ("num_", "prompt_truncated", "inference_", "training_", "batch_", "max_prob", "logprob", "finish_reason")
+
+
 def _scaled_stats(stats: list, f: float) -> list:
     out = []
     for s in stats:
         s = dict(s)
+        name = s.get("name", {}).get("name", "") if isinstance(s.get("name"), dict) else ""
+        if name.startswith(COUNTS):  # counts, sizes and times stay as the genuine run has them
+            out.append(s)
+            continue
         for k in ("sum", "min", "max", "mean"):
             if isinstance(s.get(k), (int, float)) and not isinstance(s.get(k), bool):
                 s[k] = s[k] * f

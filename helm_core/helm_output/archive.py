@@ -263,7 +263,9 @@ class _DirSource(Source):
                 raise DataError(f"{self.label}: {rel} is not a regular file")
             _check_json_size(rel, st.st_size)  # the file may have grown since the folder was listed
             with open(p, "rb") as fh:
-                raw = fh.read(MAX_JSON_BYTES + 1)
+                raw = fh.read(min(st.st_size, MAX_JSON_BYTES) + 1)  # sized by stat: no 32 MB buffer per file
+                if len(raw) > st.st_size:  # the file grew since it was listed
+                    raw += fh.read(MAX_JSON_BYTES + 1 - len(raw))
         except OSError as exc:
             raise DataError(f"{self.label}: {rel} cannot be read ({exc.strerror})") from None
         _check_json_size(rel, len(raw))

@@ -45,6 +45,8 @@ def clean_name(value: Any, limit: int = 120) -> str:
     """A name from the files (model, scenario, metric, file name) made safe to print in markdown: control
     characters dropped, whitespace collapsed, markdown/HTML/LaTeX characters replaced by look-alikes, at most
     `limit` characters. Prompts and completions are never cleaned: they are shown as text only."""
-    text = "".join(ch if ch.isprintable() else " " for ch in str(value))
+    text = str(value)
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else " " for ch in text)
     text = " ".join(text.split()).translate(_LOOKALIKE)
     return text[:limit]

@@ -16,7 +16,7 @@ from .fields import _expect, _num, _opt_str, _tname
 INSTANCE_COLUMNS = ["instance_id", "train_trial_index", "perturbation", "split", "sub_split", "reference_index",
                     "request_mode", "method", "input", "prompt", "completion", "completions", "mapped_output",
                     "references", "stats", "correct", "prob", "prob_normalised", "prob_source", "logprob",
-                    "annotations"]
+                    "choice_source", "annotations"]
 
 
 def _stat_means(obj: Any, where: str, into: dict) -> bool:
@@ -119,6 +119,7 @@ def _instances_from(get: Callable[[str], bytes | None], label: str) -> pd.DataFr
         rows = _rows_from_display(preds, load("display_requests.json"), load("instances.json"), label, method,
                                   stats_by_key, any_logprob_stat)
     df = pd.DataFrame(rows, columns=INSTANCE_COLUMNS)
+    df["choice_source"] = df["choice_source"].fillna("").astype(str)
     for c in ("correct", "prob", "prob_normalised", "logprob", "reference_index"):
         df[c] = pd.to_numeric(df[c], errors="coerce").astype(float)
     df["train_trial_index"] = df["train_trial_index"].astype("int64")
@@ -263,7 +264,94 @@ def _rows_from_state(state: Any, where: str, method: str, stats_by_key: dict, an
             "prob_source": source, "logprob": top[1] if top is not None else float("nan"),
             "annotations": _annotations(rs.get("annotations")),
         })
+        if method.startswith("multiple_choice_separate"):
+            ri = rows[-1]["reference_index"]
+            ref_text = refs[ri]["text"] if ri is not None and 0 <= ri < len(refs) else None
+            rows[-1]["_answer"] = _answer_logprob(clean[0][2], ref_text) if clean and ref_text is not None else None
+    if method.startswith("multiple_choice_separate"):
+        rows = _one_row_per_instance(rows, method)
     return rows
+
+
+def _answer_logprob(tokens: list, answer: str) -> tuple[float, int] | None:
+    """(log-probability, token count) of the answer at the end of an echoed completion: the shortest run of
+    trailing tokens whose text, stripped, is the answer (HELM counts the answer's tokens with the model's
+    tokenizer; the files carry the tokens, so their text is matched instead). None if no run matches."""
+    target = answer.strip()
+    if not target:
+        return None
+    text, lp, n = "", 0.0, 0
+    for tok_text, tok_lp, _ in reversed(tokens):
+        text, lp, n = tok_text + text, lp + tok_lp, n + 1
+        got = text.strip()
+        if got == target:
+            return lp, n
+        if len(got) > len(target):
+            return None
+    return None
+
+
+def _one_row_per_instance(rows: list[dict], method: str) -> list[dict]:
+    """multiple_choice_separate_* runs send one request per answer option (and, for *_calibrated, one
+    calibration request per option): fold them into one row per (instance, seed, perturbation). Each
+    reference gets `logprob` / `tokens` (the option's answer tokens in its "original" request) and `chosen`.
+    The chosen option is HELM's per-instance `predicted_index` stat; without it, it is recomputed as HELM's
+    metric does (argmax of logprob / tokens for *_original, of original − calibration logprob for
+    *_calibrated) and `choice_source` says so. `correct` is HELM's exact_match, else whether the chosen
+    option is a correct reference; `reference_index` is the chosen option; prompt and completion are the
+    chosen option's request (as HELM's display_predictions keeps)."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in rows:
+        groups.setdefault((r["instance_id"], r["train_trial_index"], r["perturbation"], r["split"]), []).append(r)
+    out = []
+    for members in groups.values():
+        first = members[0]
+        refs = [dict(ref, logprob=float("nan"), tokens=0, chosen=False) for ref in first["references"]]
+        calib: dict[int, float] = {}
+        by_ref: dict[int, dict] = {}
+        for m in members:
+            ri, ans = m["reference_index"], m.pop("_answer", None)
+            if ri is None or not 0 <= ri < len(refs):
+                continue
+            if m["request_mode"] == "calibration":
+                if ans is not None:
+                    calib[ri] = ans[0]
+                continue
+            by_ref.setdefault(ri, m)
+            if ans is not None:
+                refs[ri]["logprob"], refs[ri]["tokens"] = ans
+        stats = first["stats"]
+        pi = stats.get("predicted_index")
+        chosen, source = None, ""
+        if pi is not None and not math.isnan(pi) and float(pi).is_integer() and 0 <= int(pi) < len(refs):
+            chosen, source = int(pi), "HELM's predicted_index"
+        else:
+            if method.endswith("calibrated"):
+                scores = {i: r["logprob"] - calib[i] for i, r in enumerate(refs) if i in calib}
+            else:
+                scores = {i: r["logprob"] / r["tokens"] for i, r in enumerate(refs) if r["tokens"]}
+            scores = {i: v for i, v in scores.items() if not math.isnan(v)}
+            if scores and len(scores) == len(refs):
+                chosen, source = max(scores, key=lambda i: (scores[i], -i)), "recomputed from the log-probabilities"
+        base = by_ref.get(chosen) if chosen is not None else None
+        row = dict(base if base is not None else first)
+        if chosen is not None:
+            refs[chosen]["chosen"] = True
+        row.update({"references": refs, "reference_index": chosen, "request_mode": "", "choice_source": source,
+                    "mapped_output": refs[chosen]["text"] if chosen is not None else "",
+                    "logprob": refs[chosen]["logprob"] if chosen is not None else float("nan")})
+        if base is None:
+            row.update({"prompt": "", "completion": "", "completions": []})
+        em = stats.get("exact_match")
+        if em is not None and not math.isnan(em):
+            row["correct"] = float(int(em))
+        elif chosen is not None and any(r["correct"] for r in refs):
+            row["correct"] = float(refs[chosen]["correct"])
+        else:
+            row["correct"] = float("nan")
+        row.pop("_answer", None)
+        out.append(row)
+    return out
 
 
 def _joint_prob(top: tuple, mapping: dict) -> tuple[float, float]:
@@ -347,6 +435,14 @@ def _rows_from_display(preds: Any, requests: Any, instances: Any, label: str, me
             "logprob": logprob_stat if logprob_stat is not None else float("nan"),
             "annotations": _annotations(p.get("annotations")),
         })
+    if method.startswith("multiple_choice_separate"):
+        # HELM's summarize keeps only the chosen option's prediction; older versions wrote one per option.
+        keep = []
+        for r in rows:
+            pi = r["stats"].get("predicted_index")
+            if pi is None or math.isnan(pi) or r["reference_index"] is None or r["reference_index"] == pi:
+                keep.append(r)
+        rows = keep
     return rows
 
 

@@ -264,6 +264,9 @@ def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], spe
     for c in STAT_COLUMNS:
         if c not in STAT_TEXT and c != "run":
             stat_cols[c] = np.concatenate(stat_cols[c]) if stat_cols[c] else np.empty(0)
+    for c in ("run",) + STAT_TEXT:
+        if c in stat_cols:  # few distinct texts, repeated over hundreds of thousands of rows
+            stat_cols[c] = pd.Categorical(stat_cols[c])
     stat_df = pd.DataFrame(stat_cols, columns=STAT_COLUMNS)
     conf_df = pd.concat(conf_parts, ignore_index=True) if conf_parts else _empty_confidences()
     return run_df, stat_df, files, conf_df

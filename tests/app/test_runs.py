@@ -2,6 +2,7 @@
 browses instances (prompt as text, completion, references, stats, filters, search, next/previous)."""
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -135,3 +136,28 @@ def test_groups_only_dataset_says_there_are_no_runs(monkeypatch):
     monkeypatch.setenv("HELM_OUTPUT", str(SUITE.parents[1] / "groups"))
     at = open_page("app_pages/runs.py")
     assert "leaderboard tables only" in texts(at)
+
+
+SEPARATE_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_separate" / "runs" / "separate"
+SEPARATE = "commonsense:dataset=hellaswag,method=multiple_choice_separate_original,model=eleutherai_pythia-1b-v0"
+
+
+@pytest.mark.parametrize("page, iid, chosen, correct, correct_text", [
+    ("1", "id301", "paints the wall with a roller.", "yes ✓", "paints the wall with a roller."),
+    ("2", "id302", "stands up and skates very slowly backwards.", "no ✗", "glides across the ice."),
+    ("3", "id303", "returns the serve.", "yes ✓", "returns the serve."),
+])
+def test_separate_method_run_shows_one_instance_with_every_option(monkeypatch, page, iid, chosen, correct, correct_text):
+    # One request per answer option in the files; one instance on the page, with each option's log-probability,
+    # the option the model chose (HELM's predicted_index) and whether that choice was correct.
+    monkeypatch.setenv("HELM_OUTPUT", str(SEPARATE_SUITE))
+    at = open_runs({"run": SEPARATE, "instance": page})
+    assert_clean(at)
+    assert f"Instance {page} of 3" in caption(at) and f"id {iid}" in caption(at)
+    assert "chose option" in caption(at) and "reference" not in caption(at).split(iid)[1].split("\n")[0]
+    assert metrics(at)["Correct"] == correct
+    refs = [d.value for d in at.dataframe if "reference" in d.value.columns][0]
+    assert len(refs) == 4 and refs["log-prob"].notna().all()
+    assert refs.loc[refs["chosen"] == "◀ chosen", "reference"].tolist() == [chosen]
+    assert refs.loc[refs["correct"] == "✓ correct", "reference"].tolist() == [correct_text]
+    assert "Chosen option: HELM's predicted_index" in html.unescape(caption(at))

@@ -193,8 +193,11 @@ def test_separate_method_uses_max_prob_stat(run_copy):
     state["request_states"] += extra
     (d / "scenario_state.json").write_text(json.dumps(state))
     df = ho.load_instances(d)
-    assert len(df) == 12 and set(df["prob_source"]) == {"max_prob stat"}
-    assert set(df["reference_index"]) == {0.0, 1.0}
+    # One row per instance (3 originals + 3 typos), not one per request.
+    assert len(df) == 6 and set(df["prob_source"]) == {"max_prob stat"}
+    assert not df.duplicated(["instance_id", "train_trial_index", "perturbation"]).any()
+    # No predicted_index stat, and these completions do not end with an option's text: no chosen option.
+    assert df["reference_index"].isna().all() and set(df["choice_source"]) == {""}
     conf = ho.instance_confidences(df)
     assert len(conf) == 3  # one per original instance, not one per reference
 
@@ -266,3 +269,75 @@ def test_frame_is_a_dataframe_with_text_columns(mmlu):
     assert isinstance(mmlu, pd.DataFrame)
     for c in ("input", "prompt", "completion", "mapped_output", "perturbation"):
         assert mmlu[c].map(lambda v: isinstance(v, str)).all(), c
+
+
+# ----------------------------------------------------------------------------- multiple_choice_separate_*
+
+SEPARATE_SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_separate" / "runs" / "separate"
+SEPARATE = "commonsense:dataset=hellaswag,method=multiple_choice_separate_original,model=eleutherai_pythia-1b-v0"
+
+
+def _raw_separate(folder: Path):
+    state = json.loads((folder / "scenario_state.json").read_text())
+    pis = json.loads((folder / "per_instance_stats.json").read_text())
+    stats = {p["instance_id"]: {s["name"]["name"]: s["mean"] for s in p["stats"]} for p in pis}
+    return state["request_states"], stats
+
+
+def test_separate_run_shows_each_instance_once_with_every_option():
+    df = ho.load_instances(SEPARATE_SUITE / SEPARATE)
+    states, stats = _raw_separate(SEPARATE_SUITE / SEPARATE)
+    ids = sorted({rs["instance"]["id"] for rs in states})
+    assert len(states) == 12 and df["instance_id"].tolist() == ids  # 12 requests, 3 instances
+    for _, row in df.iterrows():
+        s = stats[row["instance_id"]]
+        chosen = int(s["predicted_index"])
+        assert row["reference_index"] == chosen and row["choice_source"] == "HELM's predicted_index"
+        assert [r["chosen"] for r in row["references"]] == [i == chosen for i in range(4)]
+        assert row["correct"] == s["exact_match"] == float(row["references"][chosen]["correct"])
+        assert row["prob"] == pytest.approx(s["max_prob"]) and row["prob_source"] == "max_prob stat"
+        mine = [rs for rs in states if rs["instance"]["id"] == row["instance_id"]]
+        for rs in mine:  # every option's log-probability: the sum over its answer tokens in its own request
+            ref = rs["instance"]["references"][rs["reference_index"]]["output"]["text"]
+            n = len(ref.split(" "))
+            toks = rs["result"]["completions"][0]["tokens"][-n:]
+            got = row["references"][rs["reference_index"]]
+            assert got["logprob"] == pytest.approx(sum(t["logprob"] for t in toks)) and got["tokens"] == n
+        chosen_rs = next(rs for rs in mine if rs["reference_index"] == chosen)
+        assert row["prompt"] == chosen_rs["request"]["prompt"]
+        assert row["mapped_output"] == row["references"][chosen]["text"]
+
+
+def test_separate_run_the_defect_case_is_not_marked_correct():
+    # id302: the model chose option 3 (index 2); the correct option is the first one, which it did not choose.
+    df = ho.load_instances(SEPARATE_SUITE / SEPARATE).set_index("instance_id")
+    row = df.loc["id302"]
+    assert row["correct"] == 0.0 and row["reference_index"] == 2
+    correct_ref = next(r for r in row["references"] if r["correct"])
+    assert correct_ref["text"] == "glides across the ice." and not correct_ref["chosen"]
+    conf = ho.instance_confidences(df.reset_index())
+    assert len(conf) == 3 and conf["correct"].tolist() == [1, 0, 1]
+
+
+def test_separate_run_without_predicted_index_recomputes_it_as_helm(tmp_path):
+    d = tmp_path / SEPARATE
+    shutil.copytree(SEPARATE_SUITE / SEPARATE, d)
+    pis = json.loads((d / "per_instance_stats.json").read_text())
+    for p in pis:
+        p["stats"] = [s for s in p["stats"] if s["name"]["name"] not in ("predicted_index", "exact_match")]
+    (d / "per_instance_stats.json").write_text(json.dumps(pis))
+    with_helm = ho.load_instances(SEPARATE_SUITE / SEPARATE)
+    df = ho.load_instances(d)
+    assert df["reference_index"].tolist() == with_helm["reference_index"].tolist() == [1.0, 2.0, 3.0]
+    assert set(df["choice_source"]) == {"recomputed from the log-probabilities"}
+    # Per-token mean, not the total: id303's option 1 ("serves.") has the highest total but is not chosen.
+    assert df["correct"].tolist() == with_helm["correct"].tolist() == [1.0, 0.0, 1.0]
+
+
+def test_separate_run_in_a_suite_eager_and_lazy():
+    out = ho.read_helm_output(SEPARATE_SUITE)
+    assert out.runs["n_instances"].tolist() == [3]
+    conf = out.release.meta["instance_confidences"]
+    assert len(conf) == 3  # one confidence per instance, not one per request
+    lazy = ho.read_helm_output(SEPARATE_SUITE, eager_instance_bytes=0)
+    pd.testing.assert_frame_equal(lazy.instances(SEPARATE), out.instances(SEPARATE))
