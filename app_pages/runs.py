@@ -181,7 +181,8 @@ def browse(outs: dict, *, cohort: bool) -> None:
         if x["prompt"]:
             st.code(x["prompt"], language=None, wrap_lines=True, height=320 if x["prompt"].count("\n") > 14 else "content")
         else:
-            st.caption("The run's files hold no prompt for this instance (display_requests.json is missing).")
+            st.caption("The run's files hold no prompt for this instance (display_requests.json is missing)."
+                       + (" " + components.text(bundled.source(src).note) if src in BUNDLED else ""))
         comps = list(x["completions"]) if isinstance(x["completions"], list) else []
         st.markdown("**Completion**" + (f" (first of {len(comps)})" if len(comps) > 1 else ""))
         st.code(x["completion"] if x["completion"] != "" else "(empty completion)", language=None, wrap_lines=True)
