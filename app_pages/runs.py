@@ -408,9 +408,11 @@ def trials_view() -> None:
                 st.markdown(f"**Trial {t.trial}**")
                 st.text(repr(t.completion))
                 st.caption(_verdict(t.correct))
-        st.caption("The prompt as sent (the 5 in-context examples, then \"Passage: …\\nAnswer:\") cannot be shown: "
-                   "this run's scenario_state.json and display_requests.json were not available, so which examples "
-                   "each trial used is unknown here.")
+        st.caption(components.text(
+            f"The prompt as sent (the {spec.get('max_train_instances', '?')} in-context examples, then "
+            f"{spec.get('input_prefix', '')!r} + the passage + {spec.get('output_prefix', '')!r}) cannot be shown: "
+            "this run's scenario_state.json and display_requests.json were not available, so which examples each "
+            "trial used is unknown here."))
     bundled.source_caption(bundled.BABI)
     st.page_link("app_pages/sensitivity.py", label="Prompt Sensitivity: the seed spread of whole scores",
                  icon=":material/tune:")
