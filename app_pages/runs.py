@@ -270,7 +270,7 @@ def exam_view() -> None:
     scenario = st.segmented_control("Exam", list(bundled.EXAMS), default="BBQ", required=True, key="exam",
                                     bind="query-params") or "BBQ"
     frames = cache.bundled_frames(bundled.SAFETY, scenario)
-    agree = cache.bundled_agreement(bundled.SAFETY, scenario)
+    agree = cache.bundled_agreement(bundled.SAFETY, scenario, None if scenario == "BBQ" else "xst_score")
     first = next(iter(frames.values()))
     inputs = dict(zip(first["instance_id"], first["input"]))
     is_bbq = scenario == "BBQ"
@@ -289,15 +289,10 @@ def exam_view() -> None:
                                 "models right and some wrong (BBQ), or the judges' mean differs between models (XSTest).") or "all"
     ids = agree["instance_id"].tolist()
     if only == "models differ":
-        mixed = (agree["n_correct"] > 0) & (agree["n_correct"] < agree["n_models"]) if is_bbq else agree["n_answers"] > 1
+        mixed = (agree["n_correct"] > 0) & (agree["n_correct"] < agree["n_models"]) if is_bbq else agree["n_values"] > 1
         ids = agree.loc[mixed, "instance_id"].tolist()
-        if is_bbq:
-            st.caption(f"{len(ids):,} of {len(agree):,} questions: some models right, some wrong.")
-        else:
-            scores = {iid: {float(f.loc[f["instance_id"] == iid, "stats"].iloc[0].get("xst_score", float("nan")))
-                            for f in frames.values() if (f["instance_id"] == iid).any()} for iid in ids}
-            ids = [i for i in ids if len({v for v in scores[i] if v == v}) > 1]
-            st.caption(f"{len(ids):,} of {len(agree):,} prompts: the judges' mean score differs between models.")
+        st.caption(f"{len(ids):,} of {len(agree):,} " + ("questions: some models right, some wrong." if is_bbq else
+                                                          "prompts: the judges' mean score differs between models."))
     if not ids:
         st.info("No prompt matches.", icon=":material/search_off:")
         return
@@ -307,11 +302,10 @@ def exam_view() -> None:
     iid = st.selectbox(f"Prompt: HELM's instance id ({len(ids):,})", ids, key="exam_instance", bind="query-params")
     st.caption(components.text(_label(inputs, iid)))
     stats = ("xst_gpt_score", "xst_claude_score", "xst_score") if not is_bbq else ()
-    side = real_runs.side_by_side(frames, iid, stats)
+    side = cache.bundled_side_by_side(bundled.SAFETY, scenario, iid, stats)
     row = first[first["instance_id"] == iid].iloc[0]
     refs = row["references"] if isinstance(row["references"], list) else []
-    prompts = {m: f.loc[f["instance_id"] == iid, "prompt"].iloc[0] for m, f in frames.items()
-               if (f["instance_id"] == iid).any()}
+    prompts = dict(zip(side["model"], side["prompt"]))
     common = pd.Series(list(prompts.values())).value_counts()
     st.markdown(f"**Prompt as HELM sent it** (to {int(common.iloc[0])} of {len(prompts)} models)")
     with st.container(height=260 if common.index[0].count("\n") > 12 else "content"):
@@ -351,9 +345,7 @@ def exam_view() -> None:
             with st.container(height=220 if len(r.completion) > 400 else "content", border=False):
                 st.text(r.completion if r.completion else "(empty completion)")
             if not is_bbq:
-                f = frames[r.model]
-                ann = f.loc[f["instance_id"] == iid, "annotations"].iloc[0]
-                judged = ann.get("xstest", {}) if isinstance(ann, dict) else {}
+                judged = r.annotations.get("xstest", {})
                 for who in ("gpt", "claude"):
                     if judged.get(f"{who}_reasoning"):
                         st.caption(components.text(f"{who.upper() if who == 'gpt' else 'Claude'} judge: "

@@ -132,7 +132,7 @@ def trials_side_by_side(instances: pd.DataFrame, instance_id: str) -> pd.DataFra
 
 # ----------------------------------------------------------------------------- one prompt, several models
 
-SIDE_COLUMNS = ["model", "completion", "answer", "correct", "prob"]
+SIDE_COLUMNS = ["model", "completion", "answer", "correct", "prob", "prompt", "annotations"]
 
 
 def shared_instances(frames: Mapping[str, pd.DataFrame]) -> list[str]:
@@ -152,7 +152,8 @@ def shared_instances(frames: Mapping[str, pd.DataFrame]) -> list[str]:
 def side_by_side(frames: Mapping[str, pd.DataFrame], instance_id: str, stats: tuple[str, ...] = ()) -> pd.DataFrame:
     """One instance across runs (model -> instances): per model its first-trial, original completion, the
     answer, correct (0/1, NaN when the run has no correctness), the probability of the answer (NaN without
-    log-probabilities) and the per-instance `stats` asked for (NaN where absent). Models without the
+    log-probabilities), the prompt as sent, the annotations (e.g. judges) and the per-instance `stats` asked
+    for (NaN where absent). Models without the
     instance are left out."""
     rows = []
     for model, df in frames.items():
@@ -161,23 +162,27 @@ def side_by_side(frames: Mapping[str, pd.DataFrame], instance_id: str, stats: tu
             continue
         r = sel.sort_values("train_trial_index").iloc[0].to_dict()
         st = r["stats"] if isinstance(r["stats"], dict) else {}
+        ann = r.get("annotations")
         rows.append({"model": model, "completion": r["completion"], "answer": answer(r),
-                     "correct": float(r["correct"]), "prob": float(r["prob"]),
+                     "correct": float(r["correct"]), "prob": float(r["prob"]), "prompt": str(r.get("prompt") or ""),
+                     "annotations": ann if isinstance(ann, dict) else {},
                      **{s: float(st.get(s, float("nan"))) for s in stats}})
     return pd.DataFrame(rows, columns=SIDE_COLUMNS + list(stats))
 
 
-def agreement(frames: Mapping[str, pd.DataFrame], ids: list[str]) -> pd.DataFrame:
+def agreement(frames: Mapping[str, pd.DataFrame], ids: list[str], stat: str | None = None) -> pd.DataFrame:
     """Per shared instance: how many runs got it right and how many distinct answers they gave (first trial,
-    original rows); `n_correct` is NaN when no run has correctness for it."""
+    original rows); `n_correct` is NaN when no run has correctness for it; `n_values`: how many distinct
+    values the per-instance `stat` takes across the runs (0 without `stat`)."""
     rows = []
     for iid in ids:
-        s = side_by_side(frames, iid)
+        s = side_by_side(frames, iid, (stat,) if stat else ())
         known = s["correct"].dropna()
         rows.append({"instance_id": iid, "n_models": len(s),
                      "n_correct": float(known.sum()) if len(known) else float("nan"),
-                     "n_answers": len({normalize_answer(a) for a in s["answer"]})})
-    return pd.DataFrame(rows, columns=["instance_id", "n_models", "n_correct", "n_answers"])
+                     "n_answers": len({normalize_answer(a) for a in s["answer"]}),
+                     "n_values": int(s[stat].dropna().nunique()) if stat else 0})
+    return pd.DataFrame(rows, columns=["instance_id", "n_models", "n_correct", "n_answers", "n_values"])
 
 
 # ----------------------------------------------------------------------------- real confidences

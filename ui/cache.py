@@ -392,12 +392,20 @@ def bundled_frames(source: str, scenario: str) -> dict:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def bundled_agreement(source: str, scenario: str):
+def bundled_agreement(source: str, scenario: str, stat: str | None = None):
     """helm_core.real_runs.agreement over the shared instances of a bundled scenario."""
     from helm_core import real_runs
 
     frames = bundled_frames(source, scenario)
-    return real_runs.agreement(frames, real_runs.shared_instances(frames))
+    return real_runs.agreement(frames, real_runs.shared_instances(frames), stat)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def bundled_side_by_side(source: str, scenario: str, instance_id: str, stats: tuple[str, ...] = ()):
+    """helm_core.real_runs.side_by_side of one instance across the bundled runs of a scenario."""
+    from helm_core import real_runs
+
+    return real_runs.side_by_side(bundled_frames(source, scenario), instance_id, stats)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

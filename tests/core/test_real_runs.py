@@ -80,7 +80,8 @@ def test_side_by_side_shared_and_agreement():
     assert s["correct"].tolist() == [1.0, 0.0] and s["prob"].iloc[0] == 0.9 and math.isnan(s["prob"].iloc[1])
     assert math.isnan(s["xst_score"].iloc[0]) and s["xst_score"].iloc[1] == 0.5
     a = real_runs.agreement(frames, ["q1"])
-    assert a.iloc[0].to_dict() == {"instance_id": "q1", "n_models": 2, "n_correct": 1.0, "n_answers": 2}
+    assert a.iloc[0].to_dict() == {"instance_id": "q1", "n_models": 2, "n_correct": 1.0, "n_answers": 2, "n_values": 0}
+    assert real_runs.agreement(frames, ["q1"], "xst_score")["n_values"].tolist() == [1]  # NaN is not a value
     assert real_runs.side_by_side(frames, "nowhere").empty
 
 
