@@ -207,3 +207,14 @@ def test_calibration_real_run_diagram():
     at.segmented_control(key="cal_source").set_value("simulation").run()
     assert_clean(at)
     assert "Simulation · not HELM data" in texts(at)
+
+
+def test_with_a_loaded_output_the_bundled_runs_stay_one_click_away(monkeypatch):
+    suite = ROOT / "tests" / "fixtures" / "helm_output" / "runs" / "demo"
+    monkeypatch.setenv("HELM_OUTPUT", str(suite))
+    at = open_page("app_pages/runs.py")
+    assert at.segmented_control(key="runs_source").value == "your HELM output"
+    assert "Genuine HELM run folders" not in texts(at) and at.selectbox(key="run").options  # theirs first
+    at.segmented_control(key="runs_source").set_value("bundled genuine HELM runs").run()
+    assert_clean(at)
+    assert "Genuine HELM run folders" in texts(at) and at.selectbox(key="exam_instance").value == "id58485"
