@@ -29,6 +29,7 @@ out = cache.active_output()
 BUNDLED = (bundled.SAFETY, bundled.BABI)
 OUTCOMES = {"all": None, "correct": 1.0, "incorrect": 0.0, "not graded": "nan"}
 YOURS, SAMPLE = "your HELM output", "bundled genuine HELM runs"
+NOT_A_CHOICE = "(not one of the choices)"
 
 
 def what_helm_publishes() -> None:
@@ -317,7 +318,9 @@ def exam_view() -> None:
     if is_bbq:
         components.table([{"choice": r["label"], "reference": r["text"], "correct": "✓ correct" if r["correct"] else ""}
                           for r in refs])
-        table = side.assign(correct=side["correct"].map(_verdict))[["model", "completion", "answer", "correct", "prob"]]
+        table = side.assign(correct=side["correct"].map(_verdict),
+                            answer=side["mapped_output"].where(side["mapped_output"] != "", NOT_A_CHOICE))
+        table = table[["model", "completion", "answer", "correct", "prob"]]
         components.table(table, labels={"prob": "P(letter)", "completion": "wrote"},
                          formats={"P(letter)": lambda v: f"{v:.1%}"})
         st.caption("P(letter): the probability the model gave the letter it wrote, where its API returned real "
@@ -338,7 +341,7 @@ def exam_view() -> None:
         with cols[k % 3].container(border=True):
             st.markdown(f"**{components.text(r.model)}**")
             if is_bbq:
-                st.caption(components.text(f"{_verdict(r.correct)} · wrote {r.completion!r} → {r.answer}"
+                st.caption(components.text(f"{_verdict(r.correct)} · wrote {r.completion!r} → {r.mapped_output or NOT_A_CHOICE}"
                                            + ("" if pd.isna(r.prob) else f" · P {r.prob:.1%}")))
             else:
                 st.caption(components.text(f"GPT-4 judge {r.xst_gpt_score:g} · Claude judge {r.xst_claude_score:g}"))

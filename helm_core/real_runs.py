@@ -132,7 +132,7 @@ def trials_side_by_side(instances: pd.DataFrame, instance_id: str) -> pd.DataFra
 
 # ----------------------------------------------------------------------------- one prompt, several models
 
-SIDE_COLUMNS = ["model", "completion", "answer", "correct", "prob", "prompt", "annotations"]
+SIDE_COLUMNS = ["model", "completion", "mapped_output", "answer", "correct", "prob", "prompt", "annotations"]
 
 
 def shared_instances(frames: Mapping[str, pd.DataFrame]) -> list[str]:
@@ -163,7 +163,8 @@ def side_by_side(frames: Mapping[str, pd.DataFrame], instance_id: str, stats: tu
         r = sel.sort_values("train_trial_index").iloc[0].to_dict()
         st = r["stats"] if isinstance(r["stats"], dict) else {}
         ann = r.get("annotations")
-        rows.append({"model": model, "completion": r["completion"], "answer": answer(r),
+        rows.append({"model": model, "completion": r["completion"], "mapped_output": str(r.get("mapped_output") or ""),
+                     "answer": answer(r),
                      "correct": float(r["correct"]), "prob": float(r["prob"]), "prompt": str(r.get("prompt") or ""),
                      "annotations": ann if isinstance(ann, dict) else {},
                      **{s: float(st.get(s, float("nan"))) for s in stats}})

@@ -67,7 +67,7 @@ def test_bbq_side_by_side_matches_the_files(iid):
         assert as_text(comp["text"]) in texts_shown  # the completion, as text
         mapped = rs["output_mapping"].get(comp["text"].strip(), "")
         verdict = "✓ correct" if stats["exact_match"] == 1 else "✗ incorrect"
-        line = f"{verdict} · wrote {comp['text']!r} → {mapped or comp['text']}"
+        line = f"{verdict} · wrote {comp['text']!r} → {mapped or '(not one of the choices)'}"
         tokens = comp.get("tokens") or []
         if tokens and tokens[0]["logprob"] < 0:
             line += f" · P {math.exp(tokens[0]['logprob']):.1%}"
