@@ -16,7 +16,7 @@ import stat as stat_mod
 import struct
 import zipfile
 import threading
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from ..data import DataError
@@ -95,7 +95,8 @@ def _parse_json(raw: bytes, where: str) -> Any:
     if len(raw) == 0:
         raise DataError(f"{where}: file is empty (expected JSON)")
     _check_json_size(where, len(raw))
-    containers = raw.count(b"{") + raw.count(b"[")
+    # Each object or list takes at least one byte: a file of at most MAX_JSON_CONTAINERS bytes cannot exceed it.
+    containers = raw.count(b"{") + raw.count(b"[") if len(raw) > MAX_JSON_CONTAINERS else 0
     if containers > MAX_JSON_CONTAINERS:
         raise DataError(f"{where}: up to {containers:,} JSON objects and lists, over the per-file limit of "
                         f"{MAX_JSON_CONTAINERS:,} (HELM's own result files hold far fewer)")

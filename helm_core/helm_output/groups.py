@@ -9,17 +9,19 @@ from typing import Any
 from ..data import DataError
 from .archive import NOT_TABLES, RUN_FILES, Source
 from .fields import _expect, _num, clean_name
-from .schema import ACCURACY_DISPLAYS, CONTAMINATION_NOTES, DISPLAY_GROUP, KNOWN_GROUPS, METRICS, PERTURBATION_GROUPS, _Schema, _core_by_name, _model_row, _reference, core_scenarios
+from .schema import (ACCURACY_DISPLAYS, CONTAMINATION_NOTES, DISPLAY_GROUP, KNOWN_GROUPS, METRICS,
+                     PERTURBATION_GROUPS, _Schema, _core_by_name, _model_row, _reference, core_scenarios)
 
 _CELL_STATS = re.compile(r"min=(\S+?), mean=(\S+?), max=(\S+?), sum=(\S+?) \((\d+)\)")
 
 def _table_files(tree: Source) -> list[str]:
     out = []
     for rel in tree.files:
-        p = PurePosixPath(rel)
-        if p.suffix.lower() != ".json" or p.name in RUN_FILES or p.name in NOT_TABLES:
+        parts = rel.split("/")
+        name = parts[-1]
+        if not name.lower().endswith(".json") or name.lower() == ".json" or name in RUN_FILES or name in NOT_TABLES:
             continue
-        if (len(p.parts) >= 2 and p.parts[-2] == "groups") or len(p.parts) == 1:
+        if (len(parts) >= 2 and parts[-2] == "groups") or len(parts) == 1:
             out.append(rel)
     # HELM's core table first: it is what the leaderboard shows.
     return sorted(out, key=lambda r: (PurePosixPath(r).name != "core_scenarios.json", r))

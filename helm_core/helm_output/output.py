@@ -8,11 +8,13 @@ from typing import Callable, Mapping
 
 import pandas as pd
 
-from ..data import ACCESS_LEVELS, CORE_GROUPS, DESIGN_COLUMNS, DataError, PUBLISHED_COLUMNS, RESULT_COLUMNS, Release, SCENARIO_COLUMNS, Taxonomy
+from ..data import (ACCESS_LEVELS, CORE_GROUPS, DESIGN_COLUMNS, DataError, PUBLISHED_COLUMNS, RESULT_COLUMNS, Release,
+                    SCENARIO_COLUMNS, Taxonomy)
 from .archive import (DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_RUNS, DEFAULT_MAX_UPLOAD_BYTES, RUN_FILES,
                       REQUIRED_RUN_FILES, Source, _check_json_size, _mb, open_bytes, open_path, open_zip)
 from .fields import clean_name
-from .schema import KNOWN_GROUPS, METRICS, _core_by_run_group, _model_display, _model_row, _models_frame, _parse_schema, _reference, core_scenarios
+from .schema import (KNOWN_GROUPS, METRICS, _core_by_run_group, _model_display, _model_row, _models_frame,
+                     _parse_schema, _reference, core_scenarios)
 from .runs import (_Run, _parse_run, _results_from_runs, _run_folders, _run_reader, _runs_frames, _scenario_for_group,
                    relevant_stats, run_confidences)
 from .groups import _results_from_tables, _table_files

@@ -13,8 +13,10 @@ import pandas as pd
 from ..data import DataError
 from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, Source, _parse_json
 from .fields import _expect, _num, _opt_str, clean_name
-from .stats import STAT_NUMBERS, STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
-from .schema import GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema, _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference, core_scenarios
+from .stats import STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
+from .schema import (GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema,
+                     _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference,
+                     core_scenarios)
 from .instances import _instances_from, _pert_name, _trial, instance_confidences
 
 RUN_COLUMNS = ["run", "run_name", "folder", "suite", "model", "model_id", "scenario", "run_group", "method",
@@ -182,12 +184,23 @@ def _results_from_runs(runs: list[_Run], run_groups: dict[str, str], specs: dict
             notes.append(f"{specs[group].scenario} × {model}: runs with different adaptation methods "
                          f"({', '.join(methods)}) were merged into one cell; HELM shows them as separate rows.")
     rows = []
+    index: dict[int, dict] = {}  # run -> (name, split) -> its stats in file order, so _match scans a few
+
+    def candidates(r: _Run, name: str, split: str) -> list:
+        if id(r) not in index:
+            d: dict = {}
+            for st in r.stats:
+                d.setdefault((st.name, st.split), []).append(st)
+            index[id(r)] = d
+        return index[id(r)].get((name, split), [])
+
     for group, spec in specs.items():
         for m in models:
             pair_runs = by_pair.get((m["model"], group), [])
             for mg in spec.groups:
                 for stat_name, pert, disp, lower in _group_metrics(spec, mg, schema):
-                    matched = [s for s in (_match(r.stats, stat_name, spec.main_split, pert) for r in pair_runs) if s]
+                    matched = [s for s in (_match(candidates(r, stat_name, spec.main_split), stat_name, spec.main_split,
+                                                  pert) for r in pair_runs) if s]
                     mean, count, lo, hi = _merge(matched)
                     rows.append({"model": m["model"], "scenario": spec.scenario, "metric_group": mg, "metric": disp,
                                  "value": mean, "lower_is_better": lower, "n_runs": count, "run_min": lo,
@@ -207,6 +220,19 @@ def _ordered(specs: Iterable[_ScenarioSpec]) -> list[_ScenarioSpec]:
 
 
 # ----------------------------------------------------------------------------- runs table
+
+
+# One line per run (the C encoder; an indented dump takes the pure-Python one, ~10x slower over thousands of runs).
+_ADAPTER_JSON = json.JSONEncoder(ensure_ascii=False, default=str, separators=(", ", ": ")).encode
+
+
+def _categorical(values: list, categories: list | None = None) -> pd.Categorical:
+    """A categorical column from a long list of few distinct (shared) strings, coded with a dict: much faster
+    than pd.Categorical(list), which converts every value first."""
+    cats = categories if categories is not None else list(dict.fromkeys(values))
+    index = {c: i for i, c in enumerate(cats)}
+    codes = np.fromiter(map(index.__getitem__, values), dtype=np.int32, count=len(values))
+    return pd.Categorical.from_codes(codes, categories=pd.Index(cats, dtype=object))
 
 
 def _run_reader(tree: Source, folder: str, present: Iterable[str]):
@@ -242,8 +268,7 @@ def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], spe
                      "method": r.method, "num_train_trials": r.num_train_trials,
                      "n_instances": ids["n_instances"], "n_predictions": ids["n_predictions"],
                      "seeds": ids["seeds"], "perturbations": ids["perturbations"], "has_instances": has,
-                     "instance_files": inst_files, "adapter_spec": json.dumps(r.adapter_spec, indent=1, ensure_ascii=False,
-                                                                            default=str)[:20000]})
+                     "instance_files": inst_files, "adapter_spec": _ADAPTER_JSON(r.adapter_spec)[:20000]})
         stat_cols["run"].extend([key] * len(r.stat_cols["name"]))
         for c in STAT_COLUMNS[1:]:
             if c in STAT_TEXT:
@@ -266,7 +291,7 @@ def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], spe
             stat_cols[c] = np.concatenate(stat_cols[c]) if stat_cols[c] else np.empty(0)
     for c in ("run",) + STAT_TEXT:
         if c in stat_cols:  # few distinct texts, repeated over hundreds of thousands of rows
-            stat_cols[c] = pd.Categorical(stat_cols[c])
+            stat_cols[c] = _categorical(stat_cols[c])
     stat_df = pd.DataFrame(stat_cols, columns=STAT_COLUMNS)
     conf_df = pd.concat(conf_parts, ignore_index=True) if conf_parts else _empty_confidences()
     return run_df, stat_df, files, conf_df
@@ -297,8 +322,8 @@ def _counts_from_stats(r: _Run) -> dict:
     seeds are 0 … num_train_trials-1 (HELM numbers its trials so); perturbation names from stats.json."""
     n_inst, n_pred = 0.0, 0.0
     c = r.stat_cols
-    for i, name in enumerate(c["name"]):
-        if name == "num_instances" and not c["perturbation"][i] and not c["sub_split"][i] and c["count"][i] > 0:
+    for i in [i for i, name in enumerate(c["name"]) if name == "num_instances"]:
+        if not c["perturbation"][i] and not c["sub_split"][i] and c["count"][i] > 0:
             n_inst += c["mean"][i] if not math.isnan(c["mean"][i]) else 0.0
             n_pred += c["sum"][i]
     trials = int(r.num_train_trials) if not math.isnan(r.num_train_trials) and r.num_train_trials >= 1 else 1

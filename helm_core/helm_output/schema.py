@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 import pandas as pd
 
@@ -99,7 +98,7 @@ class _Schema:
 
 
 def _parse_schema(tree: Source) -> _Schema:
-    paths = sorted(r for r in tree.files if PurePosixPath(r).name == "schema.json")
+    paths = sorted(r for r in tree.files if r.rpartition("/")[2] == "schema.json")
     models: dict[str, dict] = {}
     groups: dict[str, dict] = {}
     metrics: dict[str, dict] = {}

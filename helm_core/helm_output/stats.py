@@ -127,8 +127,9 @@ _NONE = type(None)
 
 def _stat_columns(obj: Any, where: str, names: dict[str, str]) -> dict[str, Any]:
     """A stats.json as columns (text columns as lists of shared strings, numbers as arrays of doubles): the
-    compact form kept for every stat of every run (`names` collects the distinct texts). Same values as `_parse_stats`; a file that is not the
-    common well-formed shape goes through `_parse_stats`, which names the problem."""
+    compact form kept for every stat of every run (`names` collects the distinct texts). Same values as
+    `_parse_stats`; a file that is not the common well-formed shape goes through `_parse_stats`, which names
+    the problem."""
     _expect(obj, list, where, "a list of stats")
     try:
         if obj and set(map(type, obj)) != {dict}:
@@ -163,11 +164,13 @@ def _stat_columns(obj: Any, where: str, names: dict[str, str]) -> dict[str, Any]
     share = names.setdefault  # the same text in every run is one shared string
     out: dict[str, Any] = {k: [share(v, v) if v else "" for v in text[k]] for k in STAT_TEXT}
     for k in STAT_NUMBERS:
-        out[k] = array("d", [nan if v is None else v for v in nums[k]])
+        vals = nums[k]
+        out[k] = array("d", vals if None not in vals else [nan if v is None else v for v in vals])
     mean, count, total = out["mean"], out["count"], out["sum"]
-    for i, m in enumerate(mean):
-        if m != m and count[i] > 0:  # NaN mean: sum / count, as _parse_stat
-            mean[i] = total[i] / count[i]
+    if None in nums["mean"] or any(m != m for m in mean):  # a NaN mean: sum / count, as _parse_stat
+        for i, m in enumerate(mean):
+            if m != m and count[i] > 0:
+                mean[i] = total[i] / count[i]
     return out
 
 
