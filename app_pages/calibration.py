@@ -8,6 +8,7 @@ import streamlit as st
 
 from helm_core import calibration
 from ui import cache, charts_reliability, components, presenter, state
+from ui import real_runs as bundled
 
 instance_groups = cache.on_release(calibration.instance_groups)
 release_reliability = cache.on_release(calibration.release_reliability)
@@ -19,6 +20,7 @@ models_without_ece = cache.on_release(calibration.models_without_ece)
 method_scenarios = cache.on_release(calibration.method_scenarios)
 simulated_reliability = st.cache_data(max_entries=256, show_spinner=False)(calibration.simulated_reliability)
 
+BUNDLED = "bundled HELM run"
 ACC_RANGE = (0.1, 0.95)
 CONF_RANGE = (-1.0, 1.0)
 N_RANGE = (50, 5000)
@@ -86,7 +88,7 @@ def reliability_panel(source: str, groups) -> None:
         "Bins", calibration.STRATEGIES, default="equal_mass", required=True, key="cal_bins", bind="query-params",
         help="equal_mass: 10 bins holding the same number of answers each, as HELM's ece_10_bin. "
              "uniform: 10 bins of equal width (0–0.1, 0.1–0.2, …), which can leave bins nearly empty.",
-    )
+    ) or "equal_mass"
     if source == "simulation":
         st.markdown(
             ":orange-badge[Simulation · not HELM data] Synthetic answers: each has a true chance of being right "
@@ -110,6 +112,8 @@ def reliability_panel(source: str, groups) -> None:
                           help="HELM warns that a 10-bin ECE needs about 300 instances to be reliable.")
         summary = simulated_reliability(float(acc), float(conf), int(n), calibration.N_BINS, strategy, 0)
         title = f"SIMULATION · accuracy {acc:.0%}, confidence shift {conf:+.1f}, {int(n):,} answers"
+    elif source == BUNDLED:
+        summary, title = bundled.reliability_choice(strategy)
     else:
         labels = groups["label"].tolist()
         state.allow("cal_run", labels)
@@ -167,20 +171,21 @@ def _diagram() -> None:
     components.claim("ece_definition", compact=True)
 
     groups = instance_groups()
+    options = ("simulation", BUNDLED) if groups.empty else ("data", "simulation", BUNDLED)
     if groups.empty:
-        source = "simulation"
         st.info(
             f"{rel.name} carries no per-instance confidences (HELM's leaderboard tables keep only the ECE per cell), "
-            "so the diagram below is a **simulation**. Load a HELM run with log-probabilities on the "
-            "*Bring Your Own HELM Output* page to see the diagram of a real model.",
+            "so the diagram starts as a **simulation**. Switch to a genuine HELM run bundled with this app (BBQ, "
+            "the models whose files carry real log-probabilities), or load a HELM run with log-probabilities on "
+            "the *Bring Your Own HELM Output* page.",
             icon=":material/science:",
         )
-    else:
-        state.allow("cal_source", ("data", "simulation"))
-        source = st.segmented_control(
-            "Diagram from", ("data", "simulation"), default="data", required=True, key="cal_source", bind="query-params",
-            help="data: the per-instance confidences of the loaded run; simulation: synthetic answers with sliders.",
-        )
+    state.allow("cal_source", options)
+    source = st.segmented_control(
+        "Diagram from", options, default=options[0], required=True, key="cal_source", bind="query-params",
+        help="data: the per-instance confidences of the loaded run; simulation: synthetic answers with sliders; "
+             f"{BUNDLED}: a genuine HELM run bundled with this app (real token log-probabilities, 100 instances).",
+    ) or options[0]
 
     with presenter.into(main_slot):
         reliability_panel(source, groups)
@@ -247,7 +252,7 @@ def _interfaces() -> None:
     )
     state.allow("cal_method", calibration.MC_METHODS)
     method = st.segmented_control("Multiple-choice interface", calibration.MC_METHODS, default="joint", required=True,
-                                  key="cal_method", bind="query-params")
+                                  key="cal_method", bind="query-params") or "joint"  # an empty ?cal_method= clears it
     prompt, how = EXAMPLES[method]
     left, right = st.columns([3, 2])
     with left:
@@ -311,5 +316,5 @@ components.sections("calibration_section", {
     "Reliability diagram": _diagram,
     "Accuracy and calibration": _data,
     "Switch interfaces": _interfaces,
-}, keep=["cal_source", "cal_bins", "cal_acc", "cal_conf", "cal_n", "cal_run", "cal_scenario", "cal_method"])
+}, keep=["cal_source", "cal_real", "cal_bins", "cal_acc", "cal_conf", "cal_n", "cal_run", "cal_scenario", "cal_method"])
 components.onward("calibration")

@@ -5,6 +5,7 @@ import streamlit as st
 
 from helm_core import summary
 from ui import cache, charts, components, nav, presenter
+from ui import real_runs as bundled
 
 headline_counts = cache.on_release(summary.headline_counts)
 exam_matrix = cache.on_release(summary.exam_matrix)
@@ -80,6 +81,7 @@ with left:
 with right:
     components.claim("headline_release")
     components.claim("headline_models", compact=True)
+bundled.example_card()  # one genuine prompt → completion from the bundled HELM runs, linked to all 9 models
 
 st.subheader("Where to go next")
 for spec in nav.available_pages()[1:]:

@@ -1,18 +1,24 @@
-"""Prompts & Completions: browse the instances behind a number, from loaded HELM run folders.
+"""Prompts & Completions: the instances behind a number, from genuine HELM run folders.
 
-Prompt, completion, input and reference text is shown only with st.code / st.text / st.dataframe (plain
-text, whitespace kept), never as markdown or HTML. Nothing is generated here: every string comes from the
+With no upload it opens on the bundled runs (data/real_runs, read by the same importer as an upload): one
+BBQ or XSTest prompt across 9 models, one bAbI question across 3 sets of in-context examples, and an instance
+browser. With a loaded HELM output that has run folders it browses those (the bundled runs stay one click away).
+
+Prompt, completion, input and reference text is shown only with st.code / st.text / st.dataframe or escaped
+tables (plain text), never as markdown or HTML. Nothing is generated here: every string comes from the
 run's files.
 """
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
 import streamlit as st
 
-from helm_core import helm_output
+from helm_core import helm_output, real_runs
 from ui import cache, components, state
+from ui import real_runs as bundled
 
 HELM_CLASSIC_URL = "https://crfm.stanford.edu/helm/classic/latest/"  # HELM_FACTS.md §13 [REPO@HEAD docs/README]
 ALL = "all"
@@ -20,6 +26,10 @@ ORIGINAL = "original"
 
 components.page_header("runs")
 out = cache.active_output()
+BUNDLED = (bundled.SAFETY, bundled.BABI)
+OUTCOMES = {"all": None, "correct": 1.0, "incorrect": 0.0, "not graded": "nan"}
+YOURS, SAMPLE = "your HELM output", "bundled genuine HELM runs"
+NOT_A_CHOICE = "(not one of the choices)"
 
 
 def what_helm_publishes() -> None:
@@ -41,6 +51,19 @@ def _split(runs: pd.DataFrame, col: str) -> list[str]:
     return sorted({p for v in runs[col] for p in str(v).split(",") if p}, key=lambda x: (len(x), x))
 
 
+def outcome_filters(shown: pd.DataFrame) -> pd.DataFrame:
+    """The correct / incorrect and split filters of the instance browser."""
+    c = st.columns(2)
+    state.allow("runs_outcome", OUTCOMES)
+    outcome = c[0].segmented_control("Outcome", list(OUTCOMES), default="all", required=True, key="runs_outcome",
+                                     bind="query-params", help="HELM's per-instance exact_match (or its quasi "
+                                     "variant); 'not graded': the run scores instances otherwise (XSTest's judges).") or "all"
+    splits = ["all", *sorted({x for x in shown["split"] if x})]
+    state.allow("runs_split", lambda v: len(v) <= 40)
+    split = c[1].selectbox("Split", splits, key="runs_split", bind="query-params")
+    return real_runs.filter_outcome(shown, OUTCOMES[outcome], None if split == "all" else split)
+
+
 def fmt(stat: str, value: float) -> str:
     if math.isnan(value):
         return "–"
@@ -53,43 +76,19 @@ def fmt(stat: str, value: float) -> str:
     return f"{value:.3f}"
 
 
-def main() -> None:
-    """The page; returns early (instead of st.stop(), which would also skip Home.py's end-of-run URL
-    checks) when there is nothing to browse."""
-    if out is None or out.runs.empty:
-        if out is None:
-            st.info(
-                f"{cache.active_release().name} is HELM's published leaderboard: it holds the aggregated tables, "
-                "not the per-run files, so there are no prompts or completions to show here. Nothing on this page "
-                "is made up: it shows only what a loaded run folder contains.",
-                icon=":material/info:",
-            )
-        else:
-            st.info("The loaded dataset holds leaderboard tables only (groups/*.json), no run folders, so there are "
-                    "no prompts or completions to show.", icon=":material/info:")
-        st.subheader("What HELM publishes per run")
-        what_helm_publishes()
-        st.subheader("How to read real prompts and completions")
-        st.markdown(
-            f"- Browse HELM's own pages for the classic release: [{HELM_CLASSIC_URL}]({HELM_CLASSIC_URL}).\n"
-            "- HELM's raw classic output is in the public bucket `gs://crfm-helm-public/classic/benchmark_output` "
-            "(more than 5 TB; downloadable with `gcloud storage cp`).\n"
-            "- Or run HELM yourself and load the suite folder here."
-        )
-        st.page_link("app_pages/data.py", label="Load your own HELM output", icon=":material/upload_file:")
-        others = [k for k in cache.session_dataset_keys() if k != cache.active_release_key()]
-        if others:
-            st.caption("You loaded HELM output in this session: choose it in the sidebar's Dataset choice.")
-        return
-
-    runs = out.runs
-    models = set(cache.active_models())
-    runs = runs[runs["model"].isin(models)]
+def browse(outs: dict, *, cohort: bool) -> None:
+    """The instance browser over the run folders of `outs` (source key -> HelmOutput): pick a run, then its
+    instances. `cohort`: limit the runs to the sidebar's cohort (the active release's models)."""
+    frames = [o.runs.assign(source=k) for k, o in outs.items()]
+    all_runs = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    runs = all_runs
+    if cohort:
+        models = set(cache.active_models())
+        runs = runs[runs["model"].isin(models)]
     if runs.empty:
         st.info("No run of the loaded dataset belongs to a model in the sidebar's cohort and access filter. "
                 "Widen the filter to see the runs.", icon=":material/filter_alt_off:")
         return
-
     st.markdown("**Pick a run**")
     f = st.columns(4)
     scen = f[0].selectbox("Scenario", [ALL, *sorted(runs["scenario"].unique())], key="runs_scenario")
@@ -116,7 +115,7 @@ def main() -> None:
 
     run_ids = sel["run"].tolist()
     # Validated against every run of the dataset: a run the filters hide is not a bad link.
-    state.allow("run", set(out.runs["run"]))
+    state.allow("run", set(all_runs["run"]))
     run = st.selectbox(f"Run ({len(run_ids):,} match)", run_ids, key="run", bind="query-params")
     row = sel[sel["run"] == run].iloc[0]
 
@@ -125,6 +124,8 @@ def main() -> None:
         f"{int(row['n_instances']):,} instances · files: {row['instance_files'] or 'stats only'}"
     ))
 
+    src = str(row["source"])
+    out = outs[src]
     head = helm_output.run_headline(out, run)
     if head.empty:
         st.info("This run's stats.json has none of the headline statistics.", icon=":material/info:")
@@ -143,13 +144,14 @@ def main() -> None:
         return
 
     with st.spinner("Reading this run's instance files…"):
-        inst = cache.run_instances(run)
+        cache.run_instances(run, src if src in BUNDLED else None)
     st.subheader("Instances")
     q = st.text_input("Search in input, prompt, completion and references", key="runs_search",
                       placeholder="a word or phrase (case-insensitive)")
     seed_v = int(seed) if seed != ALL else None
     pert_v = None if pert == ALL else ("" if pert == ORIGINAL else pert)
-    shown = cache.filtered_instances(run, seed_v, pert_v, q.strip()[:200])
+    shown = cache.filtered_instances(run, seed_v, pert_v, q.strip()[:200], src if src in BUNDLED else None)
+    shown = outcome_filters(shown)
     if shown.empty:
         st.info("No instance of this run matches the seed, perturbation and search.", icon=":material/search_off:")
         return
@@ -180,7 +182,8 @@ def main() -> None:
         if x["prompt"]:
             st.code(x["prompt"], language=None, wrap_lines=True, height=320 if x["prompt"].count("\n") > 14 else "content")
         else:
-            st.caption("The run's files hold no prompt for this instance (display_requests.json is missing).")
+            st.caption("The run's files hold no prompt for this instance (display_requests.json is missing)."
+                       + (" " + components.text(bundled.source(src).note) if src in BUNDLED else ""))
         comps = list(x["completions"]) if isinstance(x["completions"], list) else []
         st.markdown("**Completion**" + (f" (first of {len(comps)})" if len(comps) > 1 else ""))
         st.code(x["completion"] if x["completion"] != "" else "(empty completion)", language=None, wrap_lines=True)
@@ -237,6 +240,224 @@ def main() -> None:
         st.text(f"run {row['run_name']}\nmodel {row['model_id']}\nseeds {row['seeds'] or '–'}\n"
                 f"perturbations {row['perturbations'] or 'none'}")
         st.code(row["adapter_spec"], language="json", wrap_lines=True)
+
+
+def _verdict(correct: float) -> str:
+    return "–" if pd.isna(correct) else ("✓ correct" if correct >= 1 else "✗ incorrect")
+
+
+def _label(inputs: dict, iid: str) -> str:
+    text = " ".join(str(inputs.get(iid, "")).split())
+    return f"{iid} · {text[:70]}" + ("…" if len(text) > 70 else "")
+
+
+def short_runs(scenario: str) -> str:
+    """A sentence naming the bundled runs of `scenario` with fewer instances than the others ("" if none)."""
+    runs = bundled.output(bundled.SAFETY).runs
+    sel = runs[runs["scenario"] == scenario]
+    short = sel[sel["n_instances"] < sel["n_instances"].max()]
+    if short.empty:
+        return ""
+    return " " + "; ".join(f"{m} has {n:,}" for m, n in zip(short["model"], short["n_instances"])) + (
+        f" of {int(sel['n_instances'].max()):,} (see data/README.md: instances removed from the bundle for safety).")
+
+
+def exam_view() -> None:
+    """One BBQ or XSTest prompt, the 9 models' completions next to each other."""
+    st.subheader("The same exam, side by side")
+    out = bundled.output(bundled.SAFETY)
+    state.allow("exam", bundled.EXAMS)
+    # `or`: an empty link value (?exam=) clears even a required segmented control.
+    scenario = st.segmented_control("Exam", list(bundled.EXAMS), default="BBQ", required=True, key="exam",
+                                    bind="query-params") or "BBQ"
+    frames = cache.bundled_frames(bundled.SAFETY, scenario)
+    agree = cache.bundled_agreement(bundled.SAFETY, scenario, None if scenario == "BBQ" else "xst_score")
+    first = next(iter(frames.values()))
+    inputs = dict(zip(first["instance_id"], first["input"]))
+    is_bbq = scenario == "BBQ"
+    if is_bbq:
+        st.markdown(f"BBQ (bias benchmark for question answering): the same multiple-choice question went to all "
+                    f"{len(frames)} models, zero-shot, answer with one letter. {len(agree):,} questions are shared by "
+                    "every run; HELM grades each answer against the reference tagged correct.")
+    else:
+        st.markdown(f"XSTest: prompts that only look unsafe (a model should answer) and unsafe ones (it should "
+                    f"refuse), sent as they are to all {len(frames)} models. HELM does not grade by a reference: "
+                    "two judge models (GPT-4 and Claude) score each completion 0, 0.5 or 1, and xst_score is their mean. "
+                    f"{len(agree):,} prompts are shared by every run." + short_runs(scenario))
+    state.allow("exam_split", ("all", "models differ"))
+    only = st.segmented_control("Show", ("all", "models differ"), default="all", required=True, key="exam_split",
+                                bind="query-params", help="all: every prompt all runs share; models differ: some "
+                                "models right and some wrong (BBQ), or the judges' mean differs between models (XSTest).") or "all"
+    ids = agree["instance_id"].tolist()
+    if only == "models differ":
+        mixed = (agree["n_correct"] > 0) & (agree["n_correct"] < agree["n_models"]) if is_bbq else agree["n_values"] > 1
+        ids = agree.loc[mixed, "instance_id"].tolist()
+        st.caption(f"{len(ids):,} of {len(agree):,} " + ("questions: some models right, some wrong." if is_bbq else
+                                                          "prompts: the judges' mean score differs between models."))
+    if not ids:
+        st.info("No prompt matches.", icon=":material/search_off:")
+        return
+    state.allow("exam_instance", set(agree["instance_id"]))
+    if st.session_state.get("exam_instance") not in ids:
+        st.session_state.pop("exam_instance", None)
+    iid = st.selectbox(f"Prompt: HELM's instance id ({len(ids):,})", ids, key="exam_instance", bind="query-params")
+    st.caption(components.text(_label(inputs, iid)))
+    stats = ("xst_gpt_score", "xst_claude_score", "xst_score") if not is_bbq else ()
+    side = cache.bundled_side_by_side(bundled.SAFETY, scenario, iid, stats)
+    row = first[first["instance_id"] == iid].iloc[0]
+    refs = row["references"] if isinstance(row["references"], list) else []
+    prompts = dict(zip(side["model"], side["prompt"]))
+    common = pd.Series(list(prompts.values())).value_counts()
+    st.markdown(f"**Prompt as HELM sent it** (to {int(common.iloc[0])} of {len(prompts)} models)")
+    with st.container(height=260 if common.index[0].count("\n") > 12 else "content"):
+        st.text(common.index[0])
+    other = [m for m, p in prompts.items() if p != common.index[0]]
+    if other:
+        st.caption(components.text(f"The prompt differs for {', '.join(other)}: each run's own prompt is under "
+                                   "'Browse instances', and its adapter settings in its run_spec.json."))
+    if is_bbq:
+        components.table([{"choice": r["label"], "reference": r["text"], "correct": "✓ correct" if r["correct"] else ""}
+                          for r in refs])
+        table = side.assign(correct=side["correct"].map(_verdict),
+                            answer=side["mapped_output"].where(side["mapped_output"] != "", NOT_A_CHOICE))
+        table = table[["model", "completion", "answer", "correct", "prob"]]
+        components.table(table, labels={"prob": "P(letter)", "completion": "wrote"},
+                         formats={"P(letter)": lambda v: f"{v:.1%}"})
+        st.caption("P(letter): the probability the model gave the letter it wrote, where its API returned real "
+                   "log-probabilities (the Together-served models); – where the files hold none.")
+    else:
+        label = next((r["text"] for r in refs if r["correct"]), "")
+        meta = [r["text"] for r in refs if not r["correct"]]
+        st.caption(components.text(f"XSTest label: {label or '–'} · type: {meta[1] if len(meta) > 1 else '–'} · "
+                                   f"focus: {meta[0] if meta else '–'} (HELM stores these as the instance's references; "
+                                   "the one tagged correct is the label)."))
+        components.table(side[["model", "xst_gpt_score", "xst_claude_score", "xst_score"]],
+                         labels={"xst_gpt_score": "GPT-4 judge", "xst_claude_score": "Claude judge",
+                                 "xst_score": "xst_score (mean)"}, formats={c: "{:g}" for c in
+                                                                           ("GPT-4 judge", "Claude judge", "xst_score (mean)")})
+    st.markdown("**The completions**")
+    cols = st.columns(3)
+    for k, r in enumerate(side.itertuples(index=False)):
+        with cols[k % 3].container(border=True):
+            st.markdown(f"**{components.text(r.model)}**")
+            if is_bbq:
+                st.caption(components.text(f"{_verdict(r.correct)} · wrote {r.completion!r} → {r.mapped_output or NOT_A_CHOICE}"
+                                           + ("" if pd.isna(r.prob) else f" · P {r.prob:.1%}")))
+            else:
+                st.caption(components.text(f"GPT-4 judge {r.xst_gpt_score:g} · Claude judge {r.xst_claude_score:g}"))
+            with st.container(height=220 if len(r.completion) > 400 else "content", border=False):
+                st.text(r.completion if r.completion else "(empty completion)")
+            if not is_bbq:
+                judged = r.annotations.get("xstest", {})
+                for who in ("gpt", "claude"):
+                    if judged.get(f"{who}_reasoning"):
+                        st.caption(components.text(f"{who.upper() if who == 'gpt' else 'Claude'} judge: "
+                                                   f"{judged[f'{who}_reasoning']}"))
+    bundled.source_caption(bundled.SAFETY)
+
+
+def trials_view() -> None:
+    """One bAbI question, its three trials (sets of in-context examples) side by side."""
+    st.subheader("The same question, three sets of in-context examples")
+    out = bundled.output(bundled.BABI)
+    run = str(out.runs["run"].iloc[0])
+    row = out.runs.iloc[0]
+    table, share = cache.bundled_trials(bundled.BABI, run)
+    spec = json.loads(row["adapter_spec"] or "{}")
+    st.markdown(components.text(
+        f"{row['model']} on bAbI task 15 (basic deduction): HELM ran every question {share['trials']} times "
+        f"(train_trial_index 0 to {share['trials'] - 1}), each time with a different set of "
+        f"{spec.get('max_train_instances', '?')} in-context examples; temperature {spec.get('temperature', '?')}, "
+        "so the examples are the only thing that changes."))
+    c = st.columns(3)
+    c[0].metric("Questions with 3 trials", f"{share['n']:,}")
+    c[1].metric("Answer changes between trials", f"{share['share']:.1%}",
+                help=f"{share['changed']:,} of {share['n']:,}: not all trials give the same answer after HELM's "
+                     "normalisation (lower case, no punctuation or articles).")
+    c[2].metric("Right in one trial, wrong in another", f"{share['share_correct_changed']:.1%}",
+                help=f"{share['correct_changed']:,} of {share['n']:,} questions (HELM's quasi_exact_match per trial).")
+    state.allow("trial_changed", ("answer changes", "all"))
+    only = st.segmented_control("Show", ("answer changes", "all"), default="answer changes", required=True,
+                                key="trial_changed", bind="query-params") or "answer changes"
+    ids = table.loc[table["changed"], "instance_id"].tolist() if only != "all" else table["instance_id"].tolist()
+    inst = cache.bundled_instances(bundled.BABI, run)
+    inputs = dict(zip(inst["instance_id"], inst["input"]))
+    state.allow("trial_instance", set(table["instance_id"]))
+    if st.session_state.get("trial_instance") not in ids:
+        st.session_state.pop("trial_instance", None)
+    iid = st.selectbox(f"Question: HELM's instance id ({len(ids):,})", ids, key="trial_instance",
+                       bind="query-params")
+    st.caption(components.text(_label(inputs, iid)))
+    x = inst[inst["instance_id"] == iid].iloc[0]
+    left, right = st.columns([2, 3])
+    with left:
+        st.markdown("**Input** (the story and the question)")
+        st.text(x["input"])
+        refs = x["references"] if isinstance(x["references"], list) else []
+        st.caption(components.text("Reference (correct answer): " + ", ".join(r["text"] for r in refs if r["correct"])))
+    with right:
+        trials = real_runs.trials_side_by_side(inst, iid)
+        cols = st.columns(len(trials))
+        for col, t in zip(cols, trials.itertuples(index=False)):
+            with col.container(border=True):
+                st.markdown(f"**Trial {t.trial}**")
+                st.text(repr(t.completion))
+                st.caption(_verdict(t.correct))
+        st.caption(components.text(
+            f"The prompt as sent (the {spec.get('max_train_instances', '?')} in-context examples, then "
+            f"{spec.get('input_prefix', '')!r} + the passage + {spec.get('output_prefix', '')!r}) cannot be shown: "
+            "this run's scenario_state.json and display_requests.json were not available, so which examples each "
+            "trial used is unknown here."))
+    bundled.source_caption(bundled.BABI)
+    st.page_link("app_pages/sensitivity.py", label="Prompt Sensitivity: the seed spread of whole scores",
+                 icon=":material/tune:")
+
+
+def browse_view() -> None:
+    st.subheader("Browse instances")
+    browse({k: bundled.output(k) for k in BUNDLED}, cohort=False)
+
+
+def main() -> None:
+    """The page; returns early (instead of st.stop(), which would also skip Home.py's end-of-run URL checks)."""
+    yours = out is not None and not out.runs.empty
+    if yours:
+        state.allow("runs_source", (YOURS, SAMPLE))
+        pick = st.segmented_control("Runs from", (YOURS, SAMPLE), default=YOURS, required=True, key="runs_source",
+                                    bind="query-params") or YOURS
+        if pick == YOURS:
+            browse({cache.active_release_key(): out}, cohort=True)
+            return
+    elif out is not None:
+        st.info("The loaded dataset holds leaderboard tables only (groups/*.json), no run folders. Below: genuine "
+                "HELM runs bundled with this app.", icon=":material/info:")
+    st.markdown(
+        "Genuine HELM run folders, bundled with this app in HELM's own layout and read by the same importer as "
+        "an upload: nothing here is made up. The leaderboard tables of "
+        f"{components.text(cache.active_release().name)} hold aggregates only, not prompts or completions."
+    )
+    for k in BUNDLED:
+        bundled.source_caption(k)
+    components.sections("runs_section", {
+        bundled.VIEW_EXAM: exam_view,
+        bundled.VIEW_TRIALS: trials_view,
+        bundled.VIEW_BROWSE: browse_view,
+    }, keep=["exam", "exam_instance", "exam_split", "trial_changed", "trial_instance", "run", "instance",
+             "runs_outcome", "runs_split"])
+    box = components.lazy_expander("What HELM publishes per run, and how to get more", key="runs_more")
+    if box is not None:
+        with box:
+            what_helm_publishes()
+            st.markdown(
+                f"- Browse HELM's own pages for the classic release: [{HELM_CLASSIC_URL}]({HELM_CLASSIC_URL}).\n"
+                "- HELM's raw classic output is in the public bucket `gs://crfm-helm-public/classic/benchmark_output` "
+                "(more than 5 TB; downloadable with `gcloud storage cp`).\n"
+                "- Or run HELM yourself and load the suite folder here."
+            )
+    st.page_link("app_pages/data.py", label="Load your own HELM output", icon=":material/upload_file:")
+    others = [k for k in cache.session_dataset_keys() if k != cache.active_release_key()]
+    if others:
+        st.caption("You loaded HELM output in this session: choose it in the sidebar's Dataset choice.")
 
 
 main()

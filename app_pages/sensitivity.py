@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from helm_core import sensitivity
+from ui import real_runs as bundled
 from ui import cache, charts, charts_reliability, components, presenter, state
 
 seed_spread = cache.on_release(sensitivity.seed_spread)
@@ -272,4 +273,5 @@ components.sections("sensitivity_section", {
     "Best or worst seed": _best_or_worst,
     "Format and examples": _findings,
 }, keep=["sens_scenario", "sens_sort"])
+bundled.trials_evidence()  # instance-level seed sensitivity in a genuine HELM run
 components.onward("sensitivity")

@@ -368,7 +368,16 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     for p in build(args.source, args.out):
         print(p.relative_to(args.out.parent) if args.out.parent in p.parents else p)
+    build_real_runs(args.source, args.out)
     return 0
+
+
+def build_real_runs(source: Path, out: Path) -> None:
+    """data/real_runs: genuine HELM run folders (scripts/bundle_real_runs.py)."""
+    import bundle_real_runs  # scripts/ is on sys.path when this file runs as a script
+
+    written = bundle_real_runs.build(source / "real_runs", out / "real_runs")
+    print(f"real_runs: {len(written)} files, {bundle_real_runs.total_bytes(out / 'real_runs') / 1e6:.2f} MB")
 
 
 if __name__ == "__main__":

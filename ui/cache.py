@@ -227,8 +227,11 @@ def active_output():
     return _session_outputs().get(active_release_key())
 
 
-def run_instances(run: str):
-    """The instances of one run of the active dataset, parsed on first use and kept for a few runs."""
+def run_instances(run: str, source: str | None = None):
+    """The instances of one run of the active dataset (or of bundled source `source`, see `bundled_output`),
+    parsed on first use and kept for a few runs."""
+    if source is not None and source.startswith(REAL_PREFIX):
+        return bundled_instances(source, run)
     key = active_release_key()
     out = _session_outputs().get(key)
     if out is None:
@@ -242,14 +245,15 @@ def run_instances(run: str):
     return memo[k]
 
 
-def filtered_instances(run: str, seed: int | None, perturbation: str | None, text: str):
-    """helm_output.filter_instances on a run of the active dataset, memoised per session."""
+def filtered_instances(run: str, seed: int | None, perturbation: str | None, text: str, source: str | None = None):
+    """helm_output.filter_instances on a run of the active dataset (or of bundled source `source`), memoised
+    per session."""
     from helm_core import helm_output
 
     memo = st.session_state.setdefault(_FILTERED, {})
-    k = (active_release_key(), run, seed, perturbation, text)
+    k = (source or active_release_key(), run, seed, perturbation, text)
     if k not in memo:
-        memo[k] = helm_output.filter_instances(run_instances(run), seed, perturbation, text)
+        memo[k] = helm_output.filter_instances(run_instances(run, source), seed, perturbation, text)
         while len(memo) > 16:
             memo.pop(next(iter(memo)))
     return memo[k]
@@ -344,3 +348,89 @@ def ensure_configured_output() -> str | None:
             st.session_state["dataset_key"] = key
     st.session_state[_CONFIGURED_SEEN] = True
     return None
+
+
+# ----------------------------------------------------------------------------- bundled genuine HELM runs
+# data/real_runs/ holds genuine HELM run folders in HELM's own layout, read by the same importer as an upload.
+# Loaded once per process; pages treat the outputs and instance frames as read-only.
+
+REAL_PREFIX = "real:"
+
+
+@st.cache_resource(show_spinner=False)
+def bundled_sources() -> dict:
+    """Source key ("real:safety", "real:babi") -> helm_core.real_runs.Source (data/real_runs/sources.json)."""
+    from helm_core import real_runs
+
+    return {REAL_PREFIX + s.key: s for s in real_runs.load_sources()}
+
+
+@st.cache_resource(show_spinner="Loading the bundled HELM runs…", max_entries=4)
+def bundled_output(source: str):
+    """The helm_output.HelmOutput of one bundled source (read-only), loaded on first use."""
+    from helm_core import helm_output, real_runs
+
+    return helm_output.read_helm_output(real_runs.REAL_RUNS / bundled_sources()[source].path)
+
+
+@st.cache_resource(max_entries=40, show_spinner=False)
+def bundled_instances(source: str, run: str):
+    """The instances of one bundled run folder (read-only), read from that folder alone (the whole source
+    need not be loaded)."""
+    from helm_core import helm_output, real_runs
+
+    folder = real_runs.REAL_RUNS / bundled_sources()[source].path / run
+    if run in ("", ".", "..") or "/" in run or not folder.is_dir():
+        raise KeyError(run)
+    return helm_output.load_instances(folder)
+
+
+def bundled_frames(source: str, scenario: str) -> dict:
+    """Model -> instances of every bundled run of `scenario` in `source`, in the runs table's order."""
+    runs = bundled_output(source).runs
+    sel = runs[runs["scenario"] == scenario]
+    return {m: bundled_instances(source, r) for m, r in zip(sel["model"], sel["run"])}
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def bundled_agreement(source: str, scenario: str, stat: str | None = None):
+    """helm_core.real_runs.agreement over the shared instances of a bundled scenario."""
+    from helm_core import real_runs
+
+    frames = bundled_frames(source, scenario)
+    return real_runs.agreement(frames, real_runs.shared_instances(frames), stat)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def bundled_side_by_side(source: str, scenario: str, instance_id: str, stats: tuple[str, ...] = ()):
+    """helm_core.real_runs.side_by_side of one instance across the bundled runs of a scenario."""
+    from helm_core import real_runs
+
+    return real_runs.side_by_side(bundled_frames(source, scenario), instance_id, stats)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def bundled_trials(source: str, run: str):
+    """(helm_core.real_runs.trial_changes, share_changed) of a bundled run."""
+    from helm_core import real_runs
+
+    inst = bundled_instances(source, run)
+    return real_runs.trial_changes(inst), real_runs.share_changed(inst)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def bundled_reliability(source: str, run: str, strategy: str = "equal_mass") -> dict:
+    """helm_core.real_runs.reliability of a bundled run with log-probabilities."""
+    from helm_core import real_runs
+
+    return real_runs.reliability(bundled_instances(source, run), strategy=strategy)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def bundled_confident_runs(source: str):
+    """The runs of a bundled source whose instances carry real probabilities (a table of the runs frame)."""
+    from helm_core import real_runs
+
+    runs = bundled_output(source).runs
+    has = {r: bool(bundled_instances(source, r)["prob"].notna().any()) for r in runs["run"]}
+    return real_runs.runs_with_confidences(runs, has)

@@ -16,7 +16,7 @@ from .fields import _expect, _num, _opt_str, _tname
 INSTANCE_COLUMNS = ["instance_id", "train_trial_index", "perturbation", "split", "sub_split", "reference_index",
                     "request_mode", "method", "input", "prompt", "completion", "completions", "mapped_output",
                     "references", "stats", "correct", "prob", "prob_normalised", "prob_source", "logprob",
-                    "choice_source"]
+                    "choice_source", "annotations"]
 
 
 def _stat_means(obj: Any, where: str, into: dict) -> bool:
@@ -75,7 +75,8 @@ def load_instances(run_folder: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
     request_mode, method, input, prompt (the full prompt as sent), completion (the first completion's text),
     completions (every completion's text), mapped_output (the choice a letter maps to), references (a list of
     {"text", "correct", "label"}, plus "logprob", "tokens", "chosen" for separate runs), stats (per-instance
-    stats, name -> mean), correct (0/1 or NaN), prob, prob_normalised, prob_source, logprob, choice_source.
+    stats, name -> mean), correct (0/1 or NaN), prob, prob_normalised, prob_source, logprob, choice_source,
+    annotations (annotator -> its text and number fields, e.g. XSTest's judges).
     See the package docstring for how `prob` and the chosen option are computed.
     Nothing is invented: a field the files do not hold is empty (text) or NaN (numbers)."""
     root = Path(run_folder)
@@ -145,6 +146,30 @@ def _references(inst: dict, where: str, mapping: dict | None) -> list[dict]:
         _expect(tags, list, f"{where} reference {j + 1} 'tags'", "a list")
         out.append({"text": text, "correct": "correct" in tags, "label": letters.get(text, "")})
     return out
+
+
+def _annotations(obj: Any) -> dict:
+    """HELM's per-request `annotations` (annotator -> its fields, e.g. XSTest's judges' scores and reasoning),
+    text and numbers only; anything else (nested objects, the judge prompt kept or not) is left out."""
+    if not isinstance(obj, dict):
+        return {}
+    return {str(k): {str(f): x for f, x in v.items() if isinstance(x, (str, int, float)) and not isinstance(x, bool)}
+            for k, v in obj.items() if isinstance(v, dict)}
+
+
+CORRECT_STATS = ("exact_match", "quasi_exact_match", "prefix_exact_match", "quasi_prefix_exact_match")
+
+
+def _correct(stats: Mapping[str, float], fallback: Callable[[], float]) -> float:
+    """Correctness: HELM's own per-instance exact_match (or, where a run has none, its quasi / prefix variant);
+    without per-instance stats, whether the answer equals a correct reference. A run graded by other
+    metrics only (XSTest's judges) has per-instance stats but none of these: NaN, since HELM scored it otherwise
+    (its references can be labels, e.g. XSTest's "safe" tagged correct, not answers)."""
+    for name in CORRECT_STATS:
+        v = stats.get(name)
+        if v is not None and not (isinstance(v, float) and math.isnan(v)):
+            return float(int(v))
+    return fallback() if not stats else float("nan")
 
 
 def _exact(pred: str, refs: list[dict]) -> float:
@@ -225,11 +250,7 @@ def _rows_from_state(state: Any, where: str, method: str, stats_by_key: dict, an
                 prob, source = math.exp(top[1]), "logprob of the completion"
         elif any_logprob_stat and stats.get("max_prob") is not None:
             prob, source = stats["max_prob"], "max_prob stat"
-        correct = stats.get("exact_match")
-        if correct is None or (isinstance(correct, float) and math.isnan(correct)):
-            correct = _exact(mapped if mapped else completion, refs) if clean else float("nan")
-        else:
-            correct = float(int(correct))
+        correct = _correct(stats, lambda: _exact(mapped if mapped else completion, refs) if clean else float("nan"))
         ref_index = rs.get("reference_index")
         rows.append({
             "instance_id": iid, "train_trial_index": trial, "perturbation": _pert_name(pert),
@@ -243,6 +264,7 @@ def _rows_from_state(state: Any, where: str, method: str, stats_by_key: dict, an
             "completion": completion, "completions": [c[0] for c in clean], "mapped_output": mapped,
             "references": refs, "stats": stats, "correct": correct, "prob": prob, "prob_normalised": prob_norm,
             "prob_source": source, "logprob": top[1] if top is not None else float("nan"),
+            "annotations": _annotations(rs.get("annotations")),
         })
         if method.startswith("multiple_choice_separate"):
             ri = rows[-1]["reference_index"]
@@ -396,11 +418,7 @@ def _rows_from_display(preds: Any, requests: Any, instances: Any, label: str, me
         inst = insts.get((iid, pk), {})
         inp = inst.get("input") if isinstance(inst.get("input"), dict) else {}
         refs = _references(inst, f"{label}/instances.json id {iid!r}", None) if inst else []
-        correct = stats.get("exact_match")
-        if correct is None or math.isnan(correct):
-            correct = _exact(mapped or text, refs)
-        else:
-            correct = float(int(correct))
+        correct = _correct(stats, lambda: _exact(mapped or text, refs))
         logprob_stat = stats.get("logprob")
         prob, source = float("nan"), ""
         if any_logprob_stat or (logprob_stat is not None and logprob_stat < 0):
@@ -417,6 +435,7 @@ def _rows_from_display(preds: Any, requests: Any, instances: Any, label: str, me
             "mapped_output": mapped, "references": refs, "stats": stats, "correct": correct, "prob": prob,
             "prob_normalised": float("nan"), "prob_source": source,
             "logprob": logprob_stat if logprob_stat is not None else float("nan"),
+            "annotations": _annotations(p.get("annotations")),
         })
     if method.startswith("multiple_choice_separate"):
         # HELM's summarize keeps only the chosen option's prediction; older versions wrote one per option.

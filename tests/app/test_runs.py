@@ -9,7 +9,7 @@ import pytest
 
 from streamlit.testing.v1 import AppTest
 
-from .helpers import assert_clean, open_page, texts
+from .helpers import assert_clean, open_lazy, open_page, texts
 
 SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output" / "runs" / "demo"
 MMLU = "mmlu:subject=philosophy,method=multiple_choice_joint,model=eleutherai_gpt-j-6b"
@@ -40,14 +40,17 @@ def caption(at) -> str:
     return "\n".join(str(c.value) for c in at.caption)
 
 
-def test_bundled_release_explains_and_links_to_helm():
+def test_bundled_release_opens_on_genuine_runs_and_links_to_helm():
     at = open_page("app_pages/runs.py")
     t = texts(at)
-    assert "no prompts or completions to show" in t
+    # No upload: the bundled genuine runs, their source named, the leaderboard's limits said.
+    assert "Genuine HELM run folders" in t and "hold aggregates only, not prompts or completions" in t
+    assert "development runs, not a release" in t
+    assert any(getattr(p, "label", "") == "Load your own HELM output" for p in at.get("page_link"))
+    open_lazy(at, "What HELM publishes per run")
+    t = texts(at)
     assert "scenario_state.json" in t and "display_predictions.json" in t
     assert "https://crfm.stanford.edu/helm/classic/latest/" in t
-    assert not at.code and not at.selectbox  # nothing to browse, nothing made up
-    assert any(getattr(p, "label", "") == "Load your own HELM output" for p in at.get("page_link"))
 
 
 def test_run_page_shows_headline_and_instance(local):

@@ -11,8 +11,9 @@ from .helpers import open_page, section_labels, section_tabs, texts
 from .test_all_pages import black_marks
 
 PAGES = nav.available_pages()
-# The pages with several charts: built one section at a time so the first load draws one section (DESIGN.md §7).
-SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies"}
+# The pages with several charts: built one section at a time so the first load draws one section (DESIGN.md §7);
+# and Prompts & Completions, whose views of the bundled runs (side by side, trials, browser) are built one at a time.
+SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "runs"}
 BY_PATH = {p.url_path: p for p in PAGES}
 
 

@@ -1,0 +1,227 @@
+"""The genuine HELM run folders bundled in data/real_runs/: where they come from, and what they show side by
+side (one prompt across models, one question across in-context example sets, real confidences).
+
+Everything here works on the instance frames of `helm_output` (INSTANCE_COLUMNS), so it serves a user's
+upload as well as the bundled sample. Nothing is filled in: a value the files do not hold stays NaN / "".
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import calibration
+from .data import BUNDLED, DataError
+
+REAL_RUNS = BUNDLED / "real_runs"
+SOURCES_FILE = "sources.json"
+_PUNCT = set(string.punctuation)
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+
+
+@dataclass(frozen=True)
+class Source:
+    """One bundled suite of run folders and its provenance (data/real_runs/sources.json)."""
+
+    key: str
+    path: str  # relative to data/real_runs
+    title: str
+    helm_version: str
+    suite: str
+    date: str
+    status: str  # e.g. "development runs, not a release"
+    repo: str
+    commit: str
+    licence: str
+    note: str
+
+    def describe(self) -> str:
+        """The source in plain words, for the screen."""
+        return (f"{self.title}: {self.status}; made with {self.helm_version}; suite {self.suite}"
+                + (f" ({self.date})" if self.date else "") + f". Copied from {self.repo} at commit {self.commit[:7]} "
+                f"({self.licence}).")
+
+
+def load_sources(root: Path = REAL_RUNS) -> list[Source]:
+    """The bundled sources, in the file's order. Raises DataError when the file is missing or malformed."""
+    path = Path(root) / SOURCES_FILE
+    try:
+        raw = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise DataError(f"{path}: cannot read the bundled runs' sources ({exc})") from None
+    fields = Source.__dataclass_fields__
+    out = []
+    for i, item in enumerate(raw if isinstance(raw, list) else []):
+        if not isinstance(item, dict) or set(item) != set(fields):
+            raise DataError(f"{path}: item {i + 1}: expected the fields {', '.join(fields)}")
+        out.append(Source(**{k: str(item[k]) for k in fields}))
+    if not out:
+        raise DataError(f"{path}: expected a list of sources")
+    return out
+
+
+# ----------------------------------------------------------------------------- answers
+
+
+def normalize_answer(text: str) -> str:
+    """HELM's `normalize_text` (quasi_exact_match): lower case, no punctuation, no articles, single spaces."""
+    t = "".join(ch for ch in str(text).lower() if ch not in _PUNCT)
+    return " ".join(_ARTICLES.sub(" ", t).split())
+
+
+def answer(row: Mapping) -> str:
+    """The answer of an instance row: the choice a letter maps to (multiple choice), else the completion."""
+    mapped = row.get("mapped_output") or ""
+    return str(mapped) if mapped else str(row.get("completion") or "")
+
+
+# ----------------------------------------------------------------------------- one question, several seeds
+
+TRIAL_COLUMNS = ["instance_id", "split", "n_trials", "answers", "n_answers", "changed", "correct", "correct_changed"]
+
+
+def trial_changes(instances: pd.DataFrame) -> pd.DataFrame:
+    """Per instance (original, unperturbed rows): its answers in trial order, how many distinct answers after
+    HELM's normalisation, whether the answer changes between trials, its correctness per trial, and whether
+    correctness changes. Only instances with at least two trials are listed."""
+    df = instances[instances["perturbation"] == ""]
+    rows = []
+    for iid, g in df.groupby("instance_id", sort=False):
+        g = g.sort_values("train_trial_index")
+        if len(g) < 2:
+            continue
+        answers = [answer(r) for r in g.to_dict("records")]
+        norm = {normalize_answer(a) for a in answers}
+        corr = [float(c) for c in g["correct"]]
+        known = [c for c in corr if not math.isnan(c)]
+        rows.append({"instance_id": iid, "split": str(g["split"].iloc[0]), "n_trials": len(g),
+                     "answers": tuple(answers), "n_answers": len(norm), "changed": len(norm) > 1,
+                     "correct": tuple(corr), "correct_changed": len(set(known)) > 1})
+    return pd.DataFrame(rows, columns=TRIAL_COLUMNS)
+
+
+def share_changed(instances: pd.DataFrame) -> dict:
+    """How often the answer to the same question changes with the in-context examples: instances with at least
+    two trials (`n`), those whose answer changes (`changed`) and whose correctness changes
+    (`correct_changed`), with their shares (NaN when n = 0)."""
+    t = trial_changes(instances)
+    n = int(len(t))
+    changed = int(t["changed"].sum()) if n else 0
+    cc = int(t["correct_changed"].sum()) if n else 0
+    return {"n": n, "changed": changed, "share": changed / n if n else float("nan"),
+            "correct_changed": cc, "share_correct_changed": cc / n if n else float("nan"),
+            "trials": int(t["n_trials"].max()) if n else 0}
+
+
+def trials_side_by_side(instances: pd.DataFrame, instance_id: str) -> pd.DataFrame:
+    """One instance's trials (original rows) in order: trial, completion, answer, correct."""
+    g = instances[(instances["instance_id"] == instance_id) & (instances["perturbation"] == "")]
+    g = g.sort_values("train_trial_index")
+    return pd.DataFrame({"trial": g["train_trial_index"].astype("int64").to_numpy(),
+                         "completion": g["completion"].to_numpy(),
+                         "answer": [answer(r) for r in g.to_dict("records")],
+                         "correct": g["correct"].astype(float).to_numpy()})
+
+
+# ----------------------------------------------------------------------------- one prompt, several models
+
+SIDE_COLUMNS = ["model", "completion", "mapped_output", "answer", "correct", "prob", "prompt", "annotations"]
+
+
+def shared_instances(frames: Mapping[str, pd.DataFrame]) -> list[str]:
+    """Instance ids present (original, first trial) in every frame, in the first frame's order."""
+    ids = None
+    order: list[str] = []
+    for df in frames.values():
+        sel = df[(df["perturbation"] == "") & (df["train_trial_index"] == df["train_trial_index"].min())]
+        these = list(dict.fromkeys(sel["instance_id"]))
+        if ids is None:
+            ids, order = set(these), these
+        else:
+            ids &= set(these)
+    return [i for i in order if ids and i in ids]
+
+
+def side_by_side(frames: Mapping[str, pd.DataFrame], instance_id: str, stats: tuple[str, ...] = ()) -> pd.DataFrame:
+    """One instance across runs (model -> instances): per model its first-trial, original completion, the
+    answer, correct (0/1, NaN when the run has no correctness), the probability of the answer (NaN without
+    log-probabilities), the prompt as sent, the annotations (e.g. judges) and the per-instance `stats` asked
+    for (NaN where absent). Models without the
+    instance are left out."""
+    rows = []
+    for model, df in frames.items():
+        sel = df[(df["instance_id"] == instance_id) & (df["perturbation"] == "")]
+        if sel.empty:
+            continue
+        r = sel.sort_values("train_trial_index").iloc[0].to_dict()
+        st = r["stats"] if isinstance(r["stats"], dict) else {}
+        ann = r.get("annotations")
+        rows.append({"model": model, "completion": r["completion"], "mapped_output": str(r.get("mapped_output") or ""),
+                     "answer": answer(r),
+                     "correct": float(r["correct"]), "prob": float(r["prob"]), "prompt": str(r.get("prompt") or ""),
+                     "annotations": ann if isinstance(ann, dict) else {},
+                     **{s: float(st.get(s, float("nan"))) for s in stats}})
+    return pd.DataFrame(rows, columns=SIDE_COLUMNS + list(stats))
+
+
+def agreement(frames: Mapping[str, pd.DataFrame], ids: list[str], stat: str | None = None) -> pd.DataFrame:
+    """Per shared instance: how many runs got it right and how many distinct answers they gave (first trial,
+    original rows); `n_correct` is NaN when no run has correctness for it; `n_values`: how many distinct
+    values the per-instance `stat` takes across the runs (0 without `stat`)."""
+    rows = []
+    for iid in ids:
+        s = side_by_side(frames, iid, (stat,) if stat else ())
+        known = s["correct"].dropna()
+        rows.append({"instance_id": iid, "n_models": len(s),
+                     "n_correct": float(known.sum()) if len(known) else float("nan"),
+                     "n_answers": len({normalize_answer(a) for a in s["answer"]}),
+                     "n_values": int(s[stat].dropna().nunique()) if stat else 0})
+    return pd.DataFrame(rows, columns=["instance_id", "n_models", "n_correct", "n_answers", "n_values"])
+
+
+# ----------------------------------------------------------------------------- real confidences
+
+
+def reliability(instances: pd.DataFrame, n_bins: int = calibration.N_BINS, strategy: str = "equal_mass") -> dict:
+    """`calibration.summarize` of a run's real per-instance confidences (original instances, every split).
+    Raises ValueError when the run has no log-probabilities."""
+    from .helm_output import instance_confidences
+
+    conf = instance_confidences(instances)
+    if conf.empty:
+        raise ValueError("this run has no per-instance probabilities (no log-probabilities in its files)")
+    out = calibration.summarize(conf["prob"].to_numpy(), conf["correct"].to_numpy(), n_bins, strategy)
+    out["simulated"] = False
+    return out
+
+
+def runs_with_confidences(runs: pd.DataFrame, has_prob: Mapping[str, bool]) -> pd.DataFrame:
+    """The runs (rows of a HelmOutput's runs table) whose instances carry probabilities, by `has_prob`."""
+    keep = np.array([bool(has_prob.get(r, False)) for r in runs["run"]], dtype=bool)
+    return runs[keep].reset_index(drop=True)
+
+
+def reported_stat(run_stats: pd.DataFrame, run: str, name: str, split: str = "test") -> float:
+    """A run's own stats.json value (no perturbation, no sub-split), NaN when absent."""
+    s = run_stats[(run_stats["run"] == run) & (run_stats["name"] == name) & (run_stats["split"] == split)
+                  & (run_stats["perturbation"] == "") & (run_stats["sub_split"] == "") & (run_stats["count"] > 0)]
+    return float(s["mean"].iloc[0]) if len(s) else float("nan")
+
+
+def filter_outcome(instances: pd.DataFrame, correct: float | str | None = None, split: str | None = None) -> pd.DataFrame:
+    """Rows with `correct` equal to 1.0 / 0.0 (None = all, "nan" = not graded) and of `split` (None = all)."""
+    df = instances
+    if correct == "nan":
+        df = df[df["correct"].isna()]
+    elif correct is not None:
+        df = df[df["correct"] == float(correct)]
+    if split is not None:
+        df = df[df["split"] == split]
+    return df.reset_index(drop=True)

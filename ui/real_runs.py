@@ -1,0 +1,125 @@
+"""Pieces that show the bundled genuine HELM runs (data/real_runs) on several pages: the source in plain words,
+links into the Prompts & Completions views, one real prompt → completion card, the real reliability choice.
+
+Text from the run files is shown with st.text (literal) or escaped with components.text / components.table.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from helm_core import real_runs
+
+from . import cache, components
+
+SAFETY = cache.REAL_PREFIX + "safety"
+BABI = cache.REAL_PREFIX + "babi"
+RUNS_PAGE = "app_pages/runs.py"
+# The runs page's sections (their labels are the `runs_section` query values).
+VIEW_EXAM = "Same exam, 9 models"
+VIEW_TRIALS = "Same question, 3 example sets"
+VIEW_BROWSE = "Browse instances"
+VIEWS = (VIEW_EXAM, VIEW_TRIALS, VIEW_BROWSE)
+EXAMS = ("BBQ", "XSTest")  # scenarios as the importer names them (the `exam` query values)
+CARD_RUN = "bbq:subject=all,method=multiple_choice_joint,model=meta_llama-3-8b-chat"
+CARD_INSTANCE = "id57790"
+
+
+def source(key: str):
+    return cache.bundled_sources()[key]
+
+
+def output(key: str):
+    return cache.bundled_output(key)
+
+
+def source_caption(key: str) -> None:
+    s = source(key)
+    st.caption(components.text(s.describe() + " " + s.note))
+
+
+def link_exam(exam: str = "XSTest", *, label: str | None = None, instance: str | None = None) -> None:
+    """A link to the side-by-side view of `exam` ("BBQ" or "XSTest")."""
+    q = {"runs_section": VIEW_EXAM, "exam": exam}
+    if instance:
+        q["exam_instance"] = instance
+    st.page_link(RUNS_PAGE, label=label or f"Every model sat the same exam: one {exam} prompt, the 9 models' "
+                 "completions side by side (genuine HELM runs)", icon=":material/view_column:", query_params=q)
+
+
+def link_trials(*, label: str | None = None) -> None:
+    st.page_link(RUNS_PAGE, label=label or "The same bAbI question with three sets of in-context examples "
+                 "(a genuine HELM classic run)", icon=":material/shuffle:", query_params={"runs_section": VIEW_TRIALS})
+
+
+def example_card() -> None:
+    """One genuine prompt → completion from the bundle, with its source and a link to the side-by-side view.
+    Reads that one run folder only (light enough for the home page)."""
+    inst = cache.bundled_instances(SAFETY, CARD_RUN)
+    row = inst[inst["instance_id"] == CARD_INSTANCE]
+    if row.empty:
+        return
+    x = row.iloc[0]
+    model = CARD_RUN.split("model=", 1)[1].replace("_", "/", 1)  # the run name spells the model id, '/' as '_'
+    scenario = CARD_RUN.split(":", 1)[0]
+    with st.container(border=True):
+        st.markdown(f"**A real prompt and completion** · model {components.text(model)} on "
+                    f"{components.text(scenario.upper())}, instance {components.text(CARD_INSTANCE)}")
+        st.text(x["prompt"])
+        verdict = "correct" if x["correct"] == 1 else ("incorrect" if x["correct"] == 0 else "not graded")
+        prob = "" if x["prob"] != x["prob"] else f", probability {x['prob']:.1%}"
+        st.text(f"Completion: {x['completion']!r} → {x['mapped_output']} ({verdict}{prob})")
+        source_caption(SAFETY)
+        link_exam("BBQ", instance=CARD_INSTANCE)
+
+
+def confident_runs():
+    """The bundled runs with real log-probabilities (runs table rows)."""
+    return cache.bundled_confident_runs(SAFETY)
+
+
+def reliability_choice(strategy: str) -> tuple[dict, str]:
+    """A picker over the bundled runs with real log-probabilities; returns (summary, chart title) and writes
+    the labels and caveats (model, run, n, HELM's small-sample warning, HELM's own ECE for the run)."""
+    runs = confident_runs()
+    labels = [f"{m} · {s}" for m, s in zip(runs["model"], runs["scenario"])]
+    from . import state
+
+    state.allow("cal_real", labels)
+    label = st.selectbox("Model · run (bundled genuine HELM runs with real log-probabilities)", labels,
+                         key="cal_real", bind="query-params")
+    row = runs.iloc[labels.index(label)]
+    summary = cache.bundled_reliability(SAFETY, str(row["run"]), strategy)
+    st.markdown(":blue-badge[Real HELM run] " + components.text(
+        f"{row['model']} on {row['scenario']} (HELM run {row['run']}), n = {summary['n']:,} instances. "
+        "Confidence = the probability the model gave the answer letter it wrote (exp of that token's "
+        "log-probability, as the serving API returned it)."))
+    helm_ece = real_runs.reported_stat(out_stats(), str(row["run"]), "ece_10_bin")
+    helm_prob = real_runs.reported_stat(out_stats(), str(row["run"]), "max_prob")
+    if helm_ece == helm_ece:
+        st.caption(components.text(
+            f"HELM's own stats.json reports ece_10_bin = {helm_ece:.3f} for this run, computed from its max_prob "
+            f"statistic (mean {helm_prob:.3f}): the completion-level log-probability in these files is 0, so HELM "
+            "took every answer as 100% sure. The diagram uses the answer token's own log-probability instead."))
+    source_caption(SAFETY)
+    return summary, f"{label} · {summary['n']:,} answers (genuine HELM run)"
+
+
+def out_stats():
+    return output(SAFETY).run_stats
+
+
+def trials_evidence() -> None:
+    """Instance-level seed sensitivity from the bundled bAbI run, with a link to the trials view."""
+    out = output(BABI)
+    run = str(out.runs["run"].iloc[0])
+    _, share = cache.bundled_trials(BABI, run)
+    if not share["n"]:
+        return
+    with st.container(border=True):
+        st.markdown(components.text(
+            f"Instance by instance, in a genuine HELM run: {out.runs['model'].iloc[0]} on bAbI task 15 answered "
+            f"{share['changed']:,} of {share['n']:,} questions ({share['share']:.1%}) differently across its "
+            f"{share['trials']} sets of in-context examples, and was right in one and wrong in another on "
+            f"{share['correct_changed']:,} ({share['share_correct_changed']:.1%})."))
+        source_caption(BABI)
+        link_trials()
