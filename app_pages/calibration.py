@@ -75,6 +75,7 @@ def _number_in(lo: float, hi: float, *, integer: bool = False):
 components.page_header("calibration")
 rel = cache.active_release()
 models = cache.active_models()
+components.release_gap(["calibration"], "calibration")  # Lite, Capabilities: no ECE cells; link to classic
 scenarios = calibration_scenarios()
 
 

@@ -130,3 +130,10 @@ def best_scores(releases: Mapping[str, Release], scenarios: list[str]) -> pd.Dat
                          "median": float(acc["value"].median())})
     return pd.DataFrame(rows, columns=["scenario", "release", "name", "metric", "best", "model", "n_tied", "models",
                                        "median"])
+
+
+def group_metric_names(release: Release, group: str) -> list[str]:
+    """HELM's metric names in a metric group of the release, in the order the results list them (e.g.
+    "Denoised inference time (s)" for classic's efficiency, "Observed inference time (s)" for Lite's)."""
+    r = release.results
+    return list(dict.fromkeys(r.loc[r["metric_group"] == group, "metric"]))

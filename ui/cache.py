@@ -117,6 +117,17 @@ def on_release(fn: Callable[..., T]) -> Callable[..., T]:
     return wrapper
 
 
+def measured_groups() -> list[str]:
+    """The seven classic metric groups the active release has a value for (helm_core.releases.measured_groups)."""
+    return _measured_groups()
+
+
+def _measured(release: data.Release) -> list[str]:
+    from helm_core import releases
+
+    return releases.measured_groups(release)
+
+
 def clear_all() -> None:
     """Clear every cache (tests use this in an autouse fixture)."""
     st.cache_data.clear()
@@ -137,6 +148,7 @@ def _cohort_models(cohort: str, access: tuple[str, ...]) -> list[str]:
 
 
 _cohort_cached = on_release(data.cohort_models)
+_measured_groups = on_release(_measured)
 
 
 # ----------------------------------------------------------------------------- loaded HELM output

@@ -70,3 +70,16 @@ def spec_for_file(file: str) -> PageSpec | None:
         if p.file == file or p.path.name == Path(file).name:
             return p
     return None
+
+
+# Takeaways that are true of HELM classic only, replaced on a later bundled release (Lite, Capabilities).
+LATER_TAKEAWAYS: dict[str, str] = {
+    "metrics": "Classic had seven metric groups; a later release's tables keep fewer, and this page shows which.",
+    "grid": "The release's scenarios × the seven classic metric groups: blank columns are what it does not measure.",
+    "podium": "Change the weights on the metric groups the release measures and the podium changes.",
+}
+
+
+def takeaway(spec: PageSpec, later_release: bool) -> str:
+    """The page's takeaway; on a later release, the release-neutral one where classic's would not be true."""
+    return LATER_TAKEAWAYS.get(spec.url_path, spec.takeaway) if later_release else spec.takeaway
