@@ -28,6 +28,7 @@ models = cache.active_models()
 # A later release (Lite, Capabilities) measures fewer groups: say which, link to classic, and profile those only.
 RELEASE_GAPS = components.release_gap(CORE_GROUPS, "metrics")
 PROFILE_ORDER = [GROUP_LABELS[g] for g in CORE_GROUPS if g not in RELEASE_GAPS]
+SCHEMA_NAME = "its published tables" if RELEASE_GAPS else "HELM's schema"
 scenarios = rel.taxonomy.scenario_names
 options = list(models)
 allowed = set(options)
@@ -98,7 +99,7 @@ def _groups() -> None:
                        f"{components.text(r.source)}")
             st.caption(f"HELM metric(s): {components.text(r.metrics) or 'none in this dataset'}. "
                        f"Carried by {r.n_schema} of {len(scenarios)} scenarios in "
-                       f"{'its published tables' if RELEASE_GAPS else 'HELM' + chr(39) + 's schema'} and has values in "
+                       f"{SCHEMA_NAME} and has values in "
                        f"{r.n_data} for this cohort.")
             if r.n_data < len(scenarios) and r.n_data:
                 carried = set(r.data_scenarios.split("; "))

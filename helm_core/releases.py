@@ -90,20 +90,24 @@ def _accuracy(rel: Release) -> pd.DataFrame:
         names = list(dict.fromkeys(metrics))
         chosen[s] = main[s] if main.get(s) in names else names[0]
     r = r[r["metric"].to_numpy() == r["scenario"].map(chosen).to_numpy()]
-    return r.drop_duplicates(["model", "scenario"])[["model", "scenario", "metric", "value", "note"]]
+    return r.drop_duplicates(["model", "scenario"])[["model", "scenario", "metric", "value", "n_runs", "note"]]
 
 
 def shared_values(a: Release, b: Release) -> pd.DataFrame:
     """Per model in both releases (by HELM id) and scenario in both: the accuracy value in each release.
-    Columns: helm_id, model_a, model_b, scenario, metric_a, value_a, metric_b, value_b, change (b − a).
-    Rows only where both releases have a value."""
+    Columns: helm_id, model_a, model_b, scenario, metric_a, value_a, n_runs_a, metric_b, value_b, n_runs_b,
+    change (b − a); n_runs is how many runs HELM averaged in the cell (seeds × sub-tasks). Rows only where both
+    releases have a value."""
     pairs = shared_models(a, b)
     scen = shared_scenarios(a, b)
-    cols = ["helm_id", "model_a", "model_b", "scenario", "metric_a", "value_a", "metric_b", "value_b", "change"]
+    cols = ["helm_id", "model_a", "model_b", "scenario", "metric_a", "value_a", "n_runs_a", "metric_b", "value_b",
+            "n_runs_b", "change"]
     if pairs.empty or not scen:
         return pd.DataFrame(columns=cols)
-    va = _accuracy(a).drop(columns="note").rename(columns={"model": "model_a", "metric": "metric_a", "value": "value_a"})
-    vb = _accuracy(b).drop(columns="note").rename(columns={"model": "model_b", "metric": "metric_b", "value": "value_b"})
+    va = _accuracy(a).drop(columns="note").rename(columns={"model": "model_a", "metric": "metric_a", "value": "value_a",
+                                                           "n_runs": "n_runs_a"})
+    vb = _accuracy(b).drop(columns="note").rename(columns={"model": "model_b", "metric": "metric_b", "value": "value_b",
+                                                           "n_runs": "n_runs_b"})
     out = pairs.merge(va[va["scenario"].isin(scen)], on="model_a").merge(vb, on=["model_b", "scenario"])
     out["change"] = out["value_b"] - out["value_a"]
     order = {s: i for i, s in enumerate(scen)}

@@ -39,6 +39,29 @@ def model_matches():
     return data.load_model_matches()
 
 
+@st.cache_data(show_spinner="Comparing the bundled releases…")
+def moving_targets() -> dict:
+    """The Moving Targets page's comparisons of the bundled releases (helm_core.releases), computed once per
+    process: summary, group presence, turnover and shared models per pair, classic vs Lite values on their shared
+    scenarios, best score per release there, and each release's efficiency metric names."""
+    from helm_core import releases as R
+
+    rels = bundled_releases()
+    pairs = [("classic", "lite"), ("lite", "capabilities"), ("classic", "capabilities")]
+    shared = R.shared_scenarios(rels["classic"], rels["lite"])
+    return {
+        "names": {k: r.name for k, r in rels.items()},
+        "summary": R.release_summary(rels),
+        "presence": R.group_presence(rels),
+        "turnover": {p: R.model_turnover(rels[p[0]], rels[p[1]]) for p in pairs},
+        "shared_models": {p: R.shared_models(rels[p[0]], rels[p[1]]) for p in pairs},
+        "shared_scenarios": {p: R.shared_scenarios(rels[p[0]], rels[p[1]]) for p in pairs},
+        "values": R.shared_values(rels["classic"], rels["lite"]),
+        "best": R.best_scores({k: rels[k] for k in ("classic", "lite")}, shared),
+        "efficiency_metrics": {k: R.group_metric_names(r, "efficiency") for k, r in rels.items()},
+    }
+
+
 def release_choice() -> str:
     """The bundled release the sidebar (and the URL's `release=`) chose; "classic" by default."""
     v = st.session_state.get("release", "classic")

@@ -40,6 +40,8 @@ PAGES: tuple[PageSpec, ...] = (
              "Capability against cost, coloured by harm risk: the best model depends on what you can pay."),
     PageSpec("Critique", "app_pages/limits.py", "limits", "Where \"Holistic\" Still Breaks", ":material/report:",
              "A guided walk through what HELM cannot close on its own."),
+    PageSpec("Critique", "app_pages/releases.py", "releases", "Moving Targets", ":material/timeline:",
+             "HELM classic, Lite and Capabilities side by side, from their own tables: what stayed, what went."),
     PageSpec("Critique", "app_pages/studies.py", "studies", "Targeted Studies As Microscopes", ":material/biotech:",
              "Narrow studies see what the broad grid blurs."),
     PageSpec("More", "app_pages/threads.py", "threads", "Related Threads", ":material/hub:",

@@ -20,6 +20,7 @@ def make(rows, models, scenarios, release_id="x") -> Release:
     res = pd.DataFrame([(*r, "") if len(r) == 5 else r for r in rows],
                        columns=["model", "scenario", "metric_group", "metric", "value", "note"])
     res["lower_is_better"] = res["metric_group"].isin(["efficiency", "calibration", "bias", "toxicity"])
+    res["n_runs"] = 1.0
     mods = pd.DataFrame({"model": [m for m, _ in models], "helm_id": [h for _, h in models],
                          "release_date": ["2023-01-0%d" % (i + 1) for i in range(len(models))]})
     tax = Taxonomy(scenarios=pd.DataFrame({"scenario": scenarios, "main_metric": [""] * len(scenarios)}),
@@ -75,6 +76,12 @@ def test_shared_values(a, b, expected):
     got = [(r.model_a, r.model_b, r.scenario, r.value_a, r.value_b) for r in v.itertuples()]
     assert got == expected
     assert v["change"].tolist() == pytest.approx([e[4] - e[3] for e in expected])
+
+
+def test_group_metric_names():
+    assert R.group_metric_names(A, "accuracy") == ["EM"]
+    assert R.group_metric_names(B, "efficiency") == ["Time"]
+    assert R.group_metric_names(B, "toxicity") == []
 
 
 def test_best_scores_leave_out_strongly_contaminated_cells():
@@ -193,6 +200,6 @@ def test_recomputed_same_model_across_releases(bundled):
     lt = lres[lres["metric_group"] == "accuracy"].merge(lm[["model", "helm_id"]], on="model")
     j = c.merge(lt, on=["helm_id", "scenario"], suffixes=("_c", "_l")).dropna(subset=["value_c", "value_l"])
     assert len(v) == len(j) > 0
-    got = v.set_index(["helm_id", "scenario"])[["value_a", "value_b"]].sort_index()
-    want = j.set_index(["helm_id", "scenario"])[["value_c", "value_l"]].sort_index()
-    assert np.allclose(got.to_numpy(), want.to_numpy())
+    got = v.set_index(["helm_id", "scenario"])[["value_a", "value_b", "n_runs_a", "n_runs_b"]].sort_index()
+    want = j.set_index(["helm_id", "scenario"])[["value_c", "value_l", "n_runs_c", "n_runs_l"]].sort_index()
+    assert np.allclose(got.to_numpy(dtype=float), want.to_numpy(dtype=float))
