@@ -249,6 +249,7 @@ def _interfaces() -> None:
     state.allow("cal_method", calibration.MC_METHODS)
     method = st.segmented_control("Multiple-choice interface", calibration.MC_METHODS, default="joint", required=True,
                                   key="cal_method", bind="query-params")
+    method = method if method in EXAMPLES else "joint"  # a bound control can hand back None for a link's bad value
     prompt, how = EXAMPLES[method]
     left, right = st.columns([3, 2])
     with left:
