@@ -141,3 +141,13 @@ def group_metric_names(release: Release, group: str) -> list[str]:
     "Denoised inference time (s)" for classic's efficiency, "Observed inference time (s)" for Lite's)."""
     r = release.results
     return list(dict.fromkeys(r.loc[r["metric_group"] == group, "metric"]))
+
+
+def run_counts(release: Release) -> dict:
+    """How many runs stand behind the release's accuracy cells: cells with a value, how many come from a single run
+    (n_runs = 1), and the scenarios (taxonomy order) where a cell averages several runs (seeds or sub-tasks)."""
+    r = release.results
+    r = r[(r["metric_group"] == "accuracy") & r["value"].notna()]
+    several = set(r.loc[r["n_runs"] > 1, "scenario"])
+    return {"cells": int(len(r)), "single": int((r["n_runs"] == 1).sum()),
+            "combined": [s for s in release.taxonomy.scenario_names if s in several]}

@@ -78,6 +78,19 @@ def test_shared_values(a, b, expected):
     assert v["change"].tolist() == pytest.approx([e[4] - e[3] for e in expected])
 
 
+@pytest.mark.parametrize("name,combined", [
+    ("lite", ["MMLU", "MATH", "LegalBench", "WMT 2014"]),  # subjects / subsets / language pairs, one seed each
+    ("capabilities", []),
+])
+def test_run_counts_of_the_later_releases(name, combined):
+    rel = load_bundled(name)
+    rc = R.run_counts(rel)
+    acc = rel.results[(rel.results["metric_group"] == "accuracy") & rel.results["value"].notna()]
+    assert rc["cells"] == len(acc)
+    assert rc["combined"] == combined
+    assert rc["single"] == int((acc["n_runs"] == 1).sum()) == rc["cells"] - int(acc["scenario"].isin(combined).sum())
+
+
 def test_group_metric_names():
     assert R.group_metric_names(A, "accuracy") == ["EM"]
     assert R.group_metric_names(B, "efficiency") == ["Time"]
