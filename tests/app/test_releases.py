@@ -93,3 +93,30 @@ def test_the_limits_moving_target_step_links_here():
     k = next(i for i, s in enumerate(steps, start=1) if s.id == "moving")
     at = open_at(nav.spec_for("limits").file, {"step": str(k)})
     assert any(page == "releases" for _, page, _ in page_links(at))
+
+
+def test_sidebar_release_labels_are_the_loaded_names():
+    from helm_core.data import load_bundled
+    from ui import cache
+
+    assert {k: load_bundled(k).name for k in cache.RELEASES} == cache.RELEASES
+
+
+@pytest.mark.parametrize("bad", ["mmlu", "Lite", "../data", ""])
+def test_a_bad_release_in_the_link_falls_back_to_classic_with_a_notice(bad):
+    from .helpers import open_page
+
+    at = open_page(nav.spec_for("grid").file, query={"release": bad})
+    assert "Data: HELM classic v0.4.0" in texts(at)
+    assert any("release" in str(t.value) for t in at.toast)
+
+
+@pytest.mark.parametrize("release", ["lite", "capabilities"])
+def test_the_cohort_does_not_filter_a_later_release(release):
+    from .helpers import open_page
+
+    at = open_page(None, query={"release": release, "cohort": "paper"})
+    assert at.radio(key="cohort").disabled
+    n = len(pd.read_csv(DATA / "releases" / release / "models.csv"))
+    assert f"{n} models selected" in texts(at)
+    assert "The cohort applies to HELM classic only" in texts(at)
