@@ -120,3 +120,20 @@ def test_the_cohort_does_not_filter_a_later_release(release):
     n = len(pd.read_csv(DATA / "releases" / release / "models.csv"))
     assert f"{n} models selected" in texts(at)
     assert "The cohort applies to HELM classic only" in texts(at)
+
+
+@pytest.mark.parametrize("release,name", [("lite", "HELM Lite v1.13.0"), ("capabilities", "HELM Capabilities v1.15.0")])
+@pytest.mark.parametrize("path,lacks", [("calibration", "calibration"), ("metrics", "calibration, robustness, "
+                                        "fairness, bias, toxicity"), ("cost", "toxicity"), ("grid", None)])
+def test_views_a_later_release_cannot_fill_say_so_and_link_to_classic(release, name, path, lacks):
+    from .helpers import open_page
+
+    at = open_page(nav.spec_for(path).file, query={"release": release})
+    if lacks:
+        assert any(f"**{name} has no {lacks} cells.**" in str(i.value) for i in at.info)
+    links = [(p.proto.page, p.proto.query_string) for p in at.get("page_link") if "HELM classic" in p.proto.label]
+    assert links == [(path, "release=classic")]
+    # ... and on classic, no such notice or link
+    at = open_page(nav.spec_for(path).file, query={"release": "classic"})
+    assert not any("has no" in str(i.value) and "cells.**" in str(i.value) for i in at.info)
+    assert not [p for p in at.get("page_link") if "on HELM classic" in p.proto.label or "for HELM classic" in p.proto.label]
