@@ -34,7 +34,7 @@ def badge(confidence: str) -> str:
 components.page_header("grid")
 rel = cache.active_release()
 models = cache.active_models()
-LATER = grid.is_later_release(rel)
+LATER = rel.is_later
 VIEWS = grid.views_for(rel)
 TOKENS = grid.cell_tokens(rel)
 SCENARIOS = grid.grid_scenarios(rel)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import grid, ranking
+from helm_core import ranking
 from helm_core.data import GROUP_LABELS
 from ui import cache, charts, charts_rankings, components, presenter, recipe_controls, state
 
@@ -229,7 +229,7 @@ def _paper() -> None:
     st.subheader(f"The paper's podium, and what {rel_name} shows")
     components.claim("top_accuracy")
     check = paper_podium_check(None)
-    if grid.is_later_release(rel):
+    if rel.is_later:
         st.info(f"The paper's podium was measured on HELM classic's core scenarios; {rel_name} is a later "
                 "leaderboard with its own scenarios and prompts, so the claim is checked on classic only.")
         st.page_link("app_pages/podium.py", label="The paper's podium on HELM classic v0.4.0",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import grid, releases, sensitivity
+from helm_core import releases, sensitivity
 from ui import cache, charts, charts_reliability, components, presenter, state
 
 seed_spread = cache.on_release(sensitivity.seed_spread)
@@ -39,7 +39,7 @@ def _move(change: float) -> str:
 components.page_header("sensitivity")
 rel = cache.active_release()
 models = cache.active_models()
-if grid.is_later_release(rel):  # Lite, Capabilities: say how many runs stand behind their cells, link to classic
+if rel.is_later:  # Lite, Capabilities: say how many runs stand behind their cells, link to classic
     runs = single_run_share()
     st.info(f"**{components.text(rel.name)} holds no seed spread of its own:** {runs['single']:,} of its "
             f"{runs['cells']:,} accuracy cells come from a single run; the others average HELM's sub-runs "

@@ -84,6 +84,12 @@ class Release:
         return str(self.meta.get("release_id", ""))
 
     @property
+    def is_later(self) -> bool:
+        """True for a bundled release after classic (HELM Lite, Capabilities): its own scenarios, accuracy and
+        efficiency only, no paper cohort."""
+        return bool(self.release_id) and not self.is_classic
+
+    @property
     def is_classic(self) -> bool:
         """True only for the bundled HELM classic v0.4.0 (paper cohort, published bias/toxicity win rates...)."""
         return self.release_id == "classic"

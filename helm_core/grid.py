@@ -59,7 +59,7 @@ def grid_scenarios(release: Release | None = None) -> tuple[str, ...]:
 
 def is_later_release(release: Release) -> bool:
     """A bundled release after classic (Lite, Capabilities): its own scenarios, no paper view."""
-    return bool(release.release_id) and not release.is_classic
+    return release.is_later
 
 
 def views_for(release: Release) -> tuple[str, ...]:

@@ -516,7 +516,7 @@ def ranked_groups(release: Release) -> tuple[str, ...]:
     """The recipe groups a release's podium ranks on: all seven for classic (and loaded data, where a missing
     group is flagged per model), and for a later bundled release (Lite, Capabilities) only the groups its
     tables measure, since no model there can have the others."""
-    if release.release_id and not release.is_classic:
+    if release.is_later:
         res = release.results
         have = set(res.loc[res["value"].notna(), "metric_group"])
         return tuple(g for g in RECIPE_GROUPS if g in have)

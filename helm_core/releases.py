@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import numpy as np
 import pandas as pd
 
 from .data import CORE_GROUPS, STRONG_CONTAMINATION_MARK, Release

@@ -114,7 +114,7 @@ def cohort_applies(rel: data.Release | None = None) -> bool:
     """The 2022 paper cohort is a classic notion: the sidebar's cohort filters classic (and loaded data, whose
     models may be marked), never a later bundled release."""
     rel = rel if rel is not None else active_release()
-    return not (rel.is_bundled and rel.release_id and not rel.is_classic)
+    return not rel.is_later
 
 
 def active_release() -> data.Release:

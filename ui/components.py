@@ -22,7 +22,7 @@ def page_header(url_path: str) -> nav.PageSpec:
         raise KeyError(url_path)
     rel = cache.active_release()
     data_label = f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)")
-    takeaway = nav.takeaway(spec, bool(rel.release_id) and not rel.is_classic)
+    takeaway = nav.takeaway(spec, rel.is_later)
     if presenter.is_on():
         # One compact block, so the page's main chart fits a 1280 × 720 screen below it.
         st.markdown(f"## {spec.title}\n**{takeaway}** · *{text(data_label)}*")
@@ -40,7 +40,7 @@ def release_gap(groups: Sequence[str], url_path: str) -> list[str]:
     from helm_core.data import GROUP_LABELS
 
     rel = cache.active_release()
-    if not rel.release_id or rel.is_classic:
+    if not rel.is_later:
         return []
     have = cache.measured_groups()
     missing = [g for g in groups if g not in have]

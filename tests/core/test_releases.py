@@ -114,7 +114,7 @@ def test_best_scores_leave_out_strongly_contaminated_cells():
 def test_load_bundled(name, label, models, scenarios):
     rel = load_bundled(name)
     assert rel.name == label and rel.release_id == name and rel.is_bundled
-    assert rel.is_classic == (name == "classic")
+    assert rel.is_classic == (name == "classic") and rel.is_later == (name != "classic")
     assert len(rel.models) == models and len(rel.taxonomy.scenario_names) == scenarios
     assert rel.models["helm_id"].is_unique
 
