@@ -127,17 +127,22 @@ def _grid() -> None:
             st.markdown("**The paper's count is about classic**")
             st.markdown(f"The paper's 98 of 112 counts classic's 16 core scenarios; {components.text(rel.name)} "
                         f"has {len(SCENARIOS)} scenarios of its own, so there is no paper view here.")
-            return _cell_detail(view, cells, event)
-        st.markdown("**The paper's count**")
-        components.claim("grid_98_of_112", compact=True)
-        st.markdown("**6 summarization gaps**")
-        components.claim("grid_blanks_summarization", compact=True)
-        st.markdown("**8 bias and toxicity gaps**")
-        components.claim("grid_blanks_harms", compact=True)
-        st.markdown("**Where the schema differs: MS MARCO calibration**")
-        components.claim("grid_msmarco_calibration", compact=True)
+        else:
+            _paper_claims()
 
     _cell_detail(view, cells, event)
+
+
+def _paper_claims() -> None:
+    """The paper's count and its gaps, beside the classic grid."""
+    st.markdown("**The paper's count**")
+    components.claim("grid_98_of_112", compact=True)
+    st.markdown("**6 summarization gaps**")
+    components.claim("grid_blanks_summarization", compact=True)
+    st.markdown("**8 bias and toxicity gaps**")
+    components.claim("grid_blanks_harms", compact=True)
+    st.markdown("**Where the schema differs: MS MARCO calibration**")
+    components.claim("grid_msmarco_calibration", compact=True)
 
 
 def _cell_detail(view: str, cells, event) -> None:

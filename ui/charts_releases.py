@@ -12,18 +12,20 @@ RELEASE_COLOURS = {"classic": BLUE, "lite": ORANGE, "capabilities": VERMILLION}
 
 
 def timeline_bars(summary: pd.DataFrame) -> go.Figure:
-    """Models, scenarios and classic metric groups measured, one panel each, releases in order."""
+    """Models, scenarios and classic metric groups measured, one panel each, releases in order (oldest first)."""
     panels = [("models", "Models"), ("scenarios", "Scenarios"), ("groups_measured", "Metric groups of the seven")]
     fig = make_subplots(rows=1, cols=3, subplot_titles=[t for _, t in panels], horizontal_spacing=0.08)
+    # The x labels carry each release's newest model date: the files hold no publication date (see the page).
+    labels = [f"{n}<br>newest model {d or 'unknown'}" for n, d in zip(summary["name"], summary["newest_model_date"])]
     for i, (col, title) in enumerate(panels, start=1):
         fig.add_trace(go.Bar(
-            x=summary["name"], y=summary[col], text=summary[col], textposition="outside", name=title,
+            x=labels, y=summary[col], text=summary[col], textposition="outside", name=title,
             marker=dict(color=[RELEASE_COLOURS.get(r, GREY) for r in summary["release"]]), showlegend=False,
             hovertemplate="<b>%{x}</b><br>" + title + ": %{y}<extra></extra>", cliponaxis=False,
         ), row=1, col=i)
         fig.update_yaxes(range=[0, max(1, float(summary[col].max())) * 1.2], row=1, col=i)
-    fig.update_xaxes(tickangle=-20)
-    return base_layout(fig, height=360)
+    fig.update_xaxes(tickangle=-25, tickfont=dict(size=10))
+    return base_layout(fig, height=400).update_layout(margin=dict(t=40))
 
 
 def group_presence_grid(presence: pd.DataFrame, names: dict[str, str], labels: dict[str, str]) -> go.Figure:
@@ -44,7 +46,10 @@ def group_presence_grid(presence: pd.DataFrame, names: dict[str, str], labels: d
         ))
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=list(labels.values()), side="top")
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=[names[r] for r in presence.index][::-1])
-    return base_layout(fig, height=90 * len(presence) + 130)
+    base_layout(fig, height=90 * len(presence) + 150)
+    # The group names sit on top, so the legend goes below the grid.
+    return fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.05, xanchor="left", x=0),
+                             margin=dict(t=40))
 
 
 def saturation_dumbbell(best: pd.DataFrame, order: list[str]) -> go.Figure:
