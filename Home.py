@@ -27,6 +27,14 @@ with st.sidebar:
     if configured_error:
         st.error(components.text(f"Could not load the HELM output given at start-up: {configured_error}"),
                  icon=":material/error:")
+    # The bundled release every page shows (classic, or a later HELM leaderboard); in the URL as `release=`.
+    state.allow("release", cache.RELEASES)
+    st.radio(
+        "Release", options=list(cache.RELEASES), captions=list(cache.RELEASES.values()), index=0,
+        key="release", bind="query-params",
+        help="Which bundled HELM leaderboard every page shows: classic v0.4.0 (seven metric groups), or the later "
+             "Lite and Capabilities boards (accuracy and efficiency only). See Moving Targets.",
+    )
     if cache.session_dataset_keys():
         # Shown only once this session has loaded something; not in the URL (uploads are private).
         # The options are the datasets' (unique) labels; the callback maps the choice back to its key.
@@ -34,24 +42,31 @@ with st.sidebar:
         st.radio(
             "Dataset", options=list(cache.dataset_options()),
             key="dataset_choice", on_change=cache.choose_dataset_from_widget,
-            help="Which data every page shows: HELM's bundled classic release, or HELM output you loaded "
+            help="Which data every page shows: the bundled HELM release chosen above, or HELM output you loaded "
                  "on the Bring Your Own HELM Output page.",
         )
+        if not cache.uses_bundled():
+            st.caption("Release applies when the dataset is the bundled one.")
     state.allow("cohort", state.COHORTS)
+    rel = cache.active_release()
+    cohort_applies = cache.cohort_applies(rel)
     # Bound widgets write their option text into the URL, so options are the URL tokens themselves.
     st.radio(
         "Cohort", options=list(state.COHORTS), captions=list(state.COHORTS.values()), index=0,
-        key="cohort", bind="query-params",
+        key="cohort", bind="query-params", disabled=not cohort_applies,
         help="Which models every page uses: all models of the loaded release, or the models the 2022 paper "
              "ran on the core scenarios.",
     )
+    if not cohort_applies:
+        st.caption(components.text(f"The cohort applies to HELM classic only: the 2022 paper cohort is a classic "
+                                   f"notion, so every model of {rel.name} is used."))
     state.allow("access", state.ACCESS, multi=True)
     st.multiselect(
         "Access", options=list(state.ACCESS), default=list(state.ACCESS), key="access", bind="query-params",
         help="HELM's access levels: open weights, limited (API), closed (no public access).",
     )
     models = cache.active_models()
-    st.caption(f"{len(models)} models selected · {cache.active_release().name}")
+    st.caption(components.text(f"{len(models)} models selected · {rel.name}"))
     presenter.toggle()
 
 counter = presenter.bar(pg.url_path) if presenter.is_on() else None

@@ -77,6 +77,7 @@ def _number_in(lo: float, hi: float, *, integer: bool = False):
 components.page_header("calibration")
 rel = cache.active_release()
 models = cache.active_models()
+components.release_gap(["calibration"], "calibration")  # Lite, Capabilities: no ECE cells; link to classic
 scenarios = calibration_scenarios()
 
 
@@ -252,7 +253,8 @@ def _interfaces() -> None:
     )
     state.allow("cal_method", calibration.MC_METHODS)
     method = st.segmented_control("Multiple-choice interface", calibration.MC_METHODS, default="joint", required=True,
-                                  key="cal_method", bind="query-params") or "joint"  # an empty ?cal_method= clears it
+                                  key="cal_method", bind="query-params")
+    method = method if method in EXAMPLES else "joint"  # a bound control can hand back None for a link's bad value
     prompt, how = EXAMPLES[method]
     left, right = st.columns([3, 2])
     with left:

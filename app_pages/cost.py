@@ -5,11 +5,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import frontier, ranking
+from helm_core import frontier, ranking, releases
 from ui import cache, charts_rankings, components, presenter, recipe_controls, state
 
 cost_view = cache.on_release(frontier.cost_view)
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
+group_metric_names = cache.on_release(releases.group_metric_names)
 
 ACCURACY_ONLY = (("accuracy", 1.0),)
 CAP_CAPTIONS = {"win_rate": "HELM's head-to-head accuracy win rate", "mean_accuracy": "mean of the main metric"}
@@ -51,7 +52,11 @@ def chart_section() -> None:
     f = fr.frame
     x_label = frontier.CAPABILITY_MEASURES[cap]
     y_label = frontier.COST_MEASURES[cost]
+    runtime_metrics = group_metric_names("efficiency")
+    if cost == "runtime" and len(runtime_metrics) == 1:  # the release's own efficiency metric (observed on Lite)
+        y_label = f"Mean {runtime_metrics[0][0].lower()}{runtime_metrics[0][1:]}"
     harm_label = frontier.HARM_MEASURES[harm][2]
+    components.release_gap([frontier.HARM_MEASURES[harm][0]], "cost")
 
     notes = []
     if cap == "win_rate":
@@ -67,7 +72,7 @@ def chart_section() -> None:
     top: dict[str, int] = {}
     if choice.error:
         st.warning(choice.error)
-    else:
+    elif recipe_controls.weighs_release_groups(choice, ranking.ranked_groups(rel)):
         rr = recipe_ranking(models, choice.items, choice.missing)
         ranked = rr.recipe[~rr.recipe["excluded"]].head(3)
         top = {m: int(r) for m, r in ranked["rank"].items()}
@@ -75,7 +80,7 @@ def chart_section() -> None:
     drawn = f[f["capability"].notna() & f[v.y].notna()]
     if drawn.empty:
         if cost == "runtime":
-            st.info(f"No model in this cohort has a denoised inference time in {rel_name}, so there is no runtime "
+            st.info(f"No model in this cohort has an inference time in {rel_name}, so there is no runtime "
                     "to plot. Switch *Cost* to *params* to place the models by size.")
         else:
             st.info("No model in this cohort has both a capability value and a disclosed size.")
@@ -157,7 +162,7 @@ def _chart() -> None:
 
 
 def _paper() -> None:
-    st.subheader("What the paper said, and what v0.4.0 shows")
+    st.subheader(f"What the paper said, and what {rel_name} shows")
     checks = cost_view(models, "win_rate", "toxic_frac", "runtime")
     kind = checks.win_rate_kind
     left, right = st.columns(2)

@@ -115,7 +115,8 @@ out = cache.active_output()
 loaded = cache.session_dataset_keys()
 
 if out is None:
-    st.subheader("Now showing: HELM classic v0.4.0 (bundled)")
+    bundled = cache.active_release()
+    st.subheader(f"Now showing: {components.text(bundled.name)} (bundled)")
     if loaded:
         st.info("You loaded HELM output in this session. Switch to it here or with the sidebar's Dataset choice.",
                 icon=":material/swap_horiz:")
@@ -126,9 +127,10 @@ if out is None:
                 st.rerun()
     else:
         st.markdown(
-            "The bundled release is HELM's classic v0.4.0 leaderboard (67 models, 16 core scenarios). It holds "
-            "the leaderboard tables only, not the per-run files, so the *Prompts & Completions* page needs "
-            "output you load here."
+            f"The bundled release is HELM's {components.text(bundled.name)} leaderboard "
+            f"({len(bundled.models):,} models, {len(bundled.taxonomy.scenario_names)} scenarios; the sidebar's "
+            "Release chooses another). It holds the leaderboard tables only, not the per-run files, so the "
+            "*Prompts & Completions* page needs output you load here."
         )
 else:
     info = helm_output.summary(out)

@@ -1,4 +1,6 @@
-"""16 × 7 Core Grid: the paper's claim, HELM's schema and what the v0.4.0 tables hold, cell by cell."""
+"""16 × 7 Core Grid: the paper's claim, HELM's schema and what the v0.4.0 tables hold, cell by cell.
+On a later release (Lite, Capabilities) the grid is that release's scenarios × the seven classic groups, with the
+release's published tables in place of the schema and no paper view."""
 from __future__ import annotations
 
 import streamlit as st
@@ -17,12 +19,11 @@ scenarios_without_values = cache.on_release(grid.scenarios_without_values)
 grid_spec = cache.on_release(charts_coverage.grid_spec)
 
 CONF_COLOR = {"verified": "green", "quoted": "blue", "unverified": "orange", "computed": "gray"}
-VIEW_CAPTIONS = [
-    "98 of 112 measured, as the paper states",
-    "the metric groups HELM's schema lists per scenario",
-    "how many models of your cohort have a value",
-]
-TOKENS = grid.cell_tokens()
+VIEW_CAPTIONS = {
+    "paper": "98 of 112 measured, as the paper states",
+    "schema": "the metric groups HELM's schema lists per scenario",
+    "data": "how many models of your cohort have a value",
+}
 GROUP_ORDER = [GROUP_LABELS[g] for g in CORE_GROUPS]
 
 
@@ -33,6 +34,13 @@ def badge(confidence: str) -> str:
 components.page_header("grid")
 rel = cache.active_release()
 models = cache.active_models()
+LATER = rel.is_later
+VIEWS = grid.views_for(rel)
+TOKENS = grid.cell_tokens(rel)
+SCENARIOS = grid.grid_scenarios(rel)
+N_CELLS = len(SCENARIOS) * len(CORE_GROUPS)
+if LATER:
+    VIEW_CAPTIONS = {**VIEW_CAPTIONS, "schema": f"the metric groups {rel.name}'s published tables hold per scenario"}
 
 
 def _ready() -> bool:
@@ -41,11 +49,17 @@ def _ready() -> bool:
 
 def _view() -> str:
     """The view picker, shared by the grid and the blank-cell sections (one key, so one choice)."""
-    state.allow("view", grid.VIEWS)
-    view = st.radio("View", options=list(grid.VIEWS), captions=VIEW_CAPTIONS, horizontal=True, key="view",
-                    bind="query-params",
-                    help="paper = the paper's claim; schema = HELM's own schema_classic.yaml; data = the results tables.")
-    return view if view in grid.VIEWS else "paper"
+    state.allow("view", VIEWS)
+    if st.session_state.get("view") not in (None, *VIEWS):  # e.g. "paper", then a later release chosen
+        st.session_state["view"] = VIEWS[0]
+    view = st.radio("View", options=list(VIEWS), captions=[VIEW_CAPTIONS[v] for v in VIEWS], horizontal=True,
+                    key="view", bind="query-params",
+                    help=("schema = the metric groups the release's published tables hold (no schema file of this "
+                          "release is bundled); data = the results tables. The paper's claim is about classic only."
+                          if LATER else
+                          "paper = the paper's claim; schema = HELM's own schema_classic.yaml; data = the results "
+                          "tables."))
+    return view if view in VIEWS else VIEWS[0]
 
 
 def _grid() -> None:
@@ -54,19 +68,29 @@ def _grid() -> None:
         return
     # ------------------------------------------------------------ blank counts
     counts = blank_counts(models)
-    c = st.columns(3)
-    c[0].metric("Blank cells · paper claim", f"{counts['paper']}", help=f"{112 - counts['paper']} of 112 measured "
-                f"({(112 - counts['paper']) / 112:.1%}).", border=True)
-    c[1].metric("Blank cells · HELM schema", f"{counts['schema']}", help=f"{112 - counts['schema']} of 112 listed "
-                f"({(112 - counts['schema']) / 112:.1%}).", border=True)
-    c[2].metric(f"Blank cells · {rel.name} data", f"{counts['data']}",
-                help=f"{112 - counts['data']} of 112 cells have a value for at least one of the {len(models):,} "
-                     "models in the sidebar's cohort.", border=True)
+    c = st.columns(len(VIEWS))
+    if not LATER:
+        c[0].metric("Blank cells · paper claim", f"{counts['paper']}", help=f"{112 - counts['paper']} of 112 measured "
+                    f"({(112 - counts['paper']) / 112:.1%}).", border=True)
+    schema_label = f"{rel.name} tables" if LATER else "HELM schema"
+    c[-2].metric(f"Blank cells · {schema_label}", f"{counts['schema']}",
+                 help=f"{N_CELLS - counts['schema']} of {N_CELLS} listed "
+                      f"({(N_CELLS - counts['schema']) / N_CELLS:.1%}).", border=True)
+    c[-1].metric(f"Blank cells · {rel.name} data", f"{counts['data']}",
+                 help=f"{N_CELLS - counts['data']} of {N_CELLS} cells have a value for at least one of the "
+                      f"{len(models):,} models in the sidebar's cohort.", border=True)
     st.caption("Blank cells are signal: each one says what HELM could not, or did not, measure.")
 
     missing_groups = groups_without_values(models)
     missing_scen = scenarios_without_values(models)
-    if missing_groups or missing_scen:
+    if LATER:
+        st.markdown(f"**{components.text(rel.name)}: {len(SCENARIOS)} scenarios × the seven classic metric groups = "
+                    f"{N_CELLS} cells.** Its tables hold no value for "
+                    + ", ".join(GROUP_LABELS[g].lower() for g in missing_groups)
+                    + ": those columns are blank for every scenario.")
+        st.page_link("app_pages/grid.py", label="The same grid for HELM classic v0.4.0",
+                     query_params={"release": "classic"}, icon=":material/history:")
+    elif missing_groups or missing_scen:
         parts = []
         if missing_groups:
             parts.append("metric group(s) " + ", ".join(GROUP_LABELS[g] for g in missing_groups))
@@ -83,30 +107,42 @@ def _grid() -> None:
     left, right = (main_slot, st.container()) if main_slot is not None else st.columns([3, 2], gap="large")
     with left:
         intro = st if main_slot is None else right  # presenter mode: the chart first, this line under it
-        intro.markdown(f"**{grid.VIEW_LABELS[view]}**: {n_meas} of 112 cells measured, {112 - n_meas} blank. "
+        view_label = f"{rel.name} tables" if LATER and view == "schema" else grid.VIEW_LABELS[view]
+        intro.markdown(f"**{components.text(view_label)}**: {n_meas} of {N_CELLS} cells measured, "
+                       f"{N_CELLS - n_meas} blank. "
                        "Hover a cell for its metrics, coverage and best model; click it (or pick it below) for every "
                        "model's value.")
         fig = charts.figure(grid_spec(view, models))
         blanks_text = "; ".join(f"{r.scenario} {r.group_label}" for r in cells[~cells["measured"]].itertuples())
         event = components.chart(
             fig, key="grid_cells",
-            alt=(f"16 by 7 grid of core scenarios and metric groups, {grid.VIEW_LABELS[view]} view: {n_meas} cells "
-                 f"measured and {112 - n_meas} blank. Blank: {blanks_text}."),
+            alt=(f"{len(SCENARIOS)} by 7 grid of {rel.name} scenarios and metric groups, {view_label} view: "
+                 f"{n_meas} cells measured and {N_CELLS - n_meas} blank. Blank: {blanks_text}."),
             data=cells.drop(columns=["token"]), data_name=f"core_grid_{view}",
             on_select="rerun", selection_mode="points", main=True,
         )
 
     with right:
-        st.markdown("**The paper's count**")
-        components.claim("grid_98_of_112", compact=True)
-        st.markdown("**6 summarization gaps**")
-        components.claim("grid_blanks_summarization", compact=True)
-        st.markdown("**8 bias and toxicity gaps**")
-        components.claim("grid_blanks_harms", compact=True)
-        st.markdown("**Where the schema differs: MS MARCO calibration**")
-        components.claim("grid_msmarco_calibration", compact=True)
+        if LATER:
+            st.markdown("**The paper's count is about classic**")
+            st.markdown(f"The paper's 98 of 112 counts classic's 16 core scenarios; {components.text(rel.name)} "
+                        f"has {len(SCENARIOS)} scenarios of its own, so there is no paper view here.")
+        else:
+            _paper_claims()
 
     _cell_detail(view, cells, event)
+
+
+def _paper_claims() -> None:
+    """The paper's count and its gaps, beside the classic grid."""
+    st.markdown("**The paper's count**")
+    components.claim("grid_98_of_112", compact=True)
+    st.markdown("**6 summarization gaps**")
+    components.claim("grid_blanks_summarization", compact=True)
+    st.markdown("**8 bias and toxicity gaps**")
+    components.claim("grid_blanks_harms", compact=True)
+    st.markdown("**Where the schema differs: MS MARCO calibration**")
+    components.claim("grid_msmarco_calibration", compact=True)
 
 
 def _cell_detail(view: str, cells, event) -> None:
@@ -121,12 +157,12 @@ def _cell_detail(view: str, cells, event) -> None:
     if token is None:
         st.caption("No cell selected yet.")
         return
-    scenario, group = grid.parse_cell_token(token)
+    scenario, group = grid.parse_cell_token(token, rel)
     row = cells[cells["token"] == token].iloc[0]
     d = cell_detail(scenario, group, models)
     st.markdown(f"#### {components.text(scenario)} × {GROUP_LABELS[group]}")
     views_line = []
-    for v in grid.VIEWS:
+    for v in VIEWS:
         vc = grid_cells(v, models)
         m = bool(vc.loc[vc["token"] == token, "measured"].iloc[0])
         views_line.append(f"{v}: {'measured' if m else 'blank'}")
@@ -177,10 +213,11 @@ def _cell_detail(view: str, cells, event) -> None:
 def _differences() -> None:
     if not _ready():
         return
-    st.subheader("Where the three views disagree")
+    st.subheader("Where the views disagree" if LATER else "Where the three views disagree")
     diff = grid_differences(models)
     if diff.empty:
-        st.markdown("The three views agree on every cell for this cohort.")
+        st.markdown(f"The {'release’s tables and its data' if LATER else 'three views'} agree on every cell for "
+                    "this cohort.")
     else:
         paper_not_schema = diff[diff["paper"] & ~diff["schema"]]
         schema_not_data = diff[diff["schema"] & (diff["data_models"] == 0)]

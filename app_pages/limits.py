@@ -50,7 +50,9 @@ def evidence_dense() -> None:
     cols[3].metric("… with each of the 7 metric groups", f"{share_all:.1%}",
                    help=f"{c['core_cells_measured']:,} of {c['core_cells']:,} model × scenario × group cells have a value.")
     st.caption(f"Computed from {rel.name} for the {c['models']:,} models of the sidebar's cohort. The paper's 96.0% "
-               "is about its own models: choose the 'paper' cohort in the sidebar to compare like with like.")
+               "is about its own models: "
+               + ("choose the 'paper' cohort in the sidebar to compare like with like." if cache.cohort_applies(rel)
+                  else "its cohort and scenarios are HELM classic's, so compare on the classic release."))
 
 
 def evidence_blank_cells() -> None:

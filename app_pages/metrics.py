@@ -25,6 +25,10 @@ PROFILE_TIP = ("A win rate is the share of other models of the cohort a model be
 components.page_header("metrics")
 rel = cache.active_release()
 models = cache.active_models()
+# A later release (Lite, Capabilities) measures fewer groups: say which, link to classic, and profile those only.
+RELEASE_GAPS = components.release_gap(CORE_GROUPS, "metrics")
+PROFILE_ORDER = [GROUP_LABELS[g] for g in CORE_GROUPS if g not in RELEASE_GAPS]
+SCHEMA_NAME = "its published tables" if RELEASE_GAPS else "HELM's schema"
 scenarios = rel.taxonomy.scenario_names
 options = list(models)
 allowed = set(options)
@@ -48,7 +52,8 @@ def _profile() -> None:
     main_slot = presenter.main_slot()
     if not _ready():
         return
-    st.subheader("Per-model profile across the seven win rates")
+    st.subheader("Per-model profile across the seven win rates" if not RELEASE_GAPS else
+                 f"Per-model profile across the {len(PROFILE_ORDER)} win rates {rel.name} has")
     chosen = _profile_models()
     if not chosen:
         st.info("Pick one or more models to see their profile.")
@@ -59,14 +64,15 @@ def _profile() -> None:
     else:
         st.caption(f"Win rates shown: **recomputed** among the {len(models)} models of the sidebar's cohort (HELM's "
                    "published values hold for the full model set only). Strongly contaminated cells are left out.")
+    prof = prof[prof["group_label"].isin(PROFILE_ORDER)]
     gaps = prof[prof["win_rate"].isna()]
     table = prof.pivot(index="model", columns="group_label", values="win_rate").reindex(index=chosen,
-                                                                                      columns=GROUP_ORDER)
-    alt = "Radar chart of win rates across the seven metric groups: " + "; ".join(
-        f"{m}: " + ", ".join(f"{g} {fmt_value(table.loc[m, g], 2)}" for g in GROUP_ORDER)
+                                                                                      columns=PROFILE_ORDER)
+    alt = f"Radar chart of win rates across the {len(PROFILE_ORDER)} metric groups: " + "; ".join(
+        f"{m}: " + ", ".join(f"{g} {fmt_value(table.loc[m, g], 2)}" for g in PROFILE_ORDER)
         for m in chosen) + "."
     with presenter.into(main_slot):
-        components.chart(charts_coverage.profile_radar(prof, GROUP_ORDER), key="metrics_profile", alt=alt,
+        components.chart(charts_coverage.profile_radar(prof, PROFILE_ORDER), key="metrics_profile", alt=alt,
                          data=table.reset_index(), data_name=f"win_rates_{kind}", main=True)
     if not gaps.empty:
         st.caption("No value (a gap in the line): " + "; ".join(
@@ -87,11 +93,13 @@ def _groups() -> None:
         with cols[i % 2].container(border=True):
             st.markdown(f"**{r.group_label}** :gray-badge[{r.direction}]")
             st.markdown(f"*What it measures.* {components.text(r.definition)}")
-            st.markdown(f"*How HELM computes it.* {components.text(r.how_computed)}")
+            st.markdown(f"*How HELM {'classic ' if RELEASE_GAPS else ''}computes it.* "
+                        f"{components.text(r.how_computed)}")
             st.caption(f":{CONF_COLOR.get(r.confidence, 'gray')}-badge[{r.confidence}] Source: "
                        f"{components.text(r.source)}")
             st.caption(f"HELM metric(s): {components.text(r.metrics) or 'none in this dataset'}. "
-                       f"Carried by {r.n_schema} of {len(scenarios)} scenarios in HELM's schema and has values in "
+                       f"Carried by {r.n_schema} of {len(scenarios)} scenarios in "
+                       f"{SCHEMA_NAME} and has values in "
                        f"{r.n_data} for this cohort.")
             if r.n_data < len(scenarios) and r.n_data:
                 carried = set(r.data_scenarios.split("; "))

@@ -24,7 +24,9 @@ def headline() -> None:
     c[0].metric("Models", f"{counts['models']:,}")
     c[1].metric("Organizations", f"{counts['organizations']:,}")
     c[2].metric("Core scenarios", f"{counts['scenarios']:,}")
-    c[3].metric("Metric groups", f"{counts['metric_groups']:,}")
+    groups = counts["metric_groups_measured"]
+    c[3].metric("Metric groups", f"{groups} of {counts['metric_groups']}" if groups < counts["metric_groups"]
+                else f"{groups:,}", help="The seven classic metric groups with at least one value in this release.")
     share = counts["core_cells_measured"] / counts["core_cells"] if counts["core_cells"] else float("nan")
     c[4].metric("Core cells measured", f"{share:.1%}",
                 help=f"{counts['core_cells_measured']:,} of {counts['core_cells']:,} model × scenario × metric-group "
@@ -38,8 +40,10 @@ def headline() -> None:
 def exam_chart(compact: bool) -> None:
     if not compact:
         st.subheader("The same exam for every model")
+        n_scen = len(rel.taxonomy.scenario_names)
         st.markdown(
-            "Each row is a model, each column one of the 16 core scenarios. A dot means HELM has the scenario's "
+            f"Each row is a model, each column one of the {n_scen} scenarios of {components.text(rel.name)}. "
+            "A dot means HELM has the scenario's "
             "main accuracy metric for that model; a thin × means it does not. The columns are the same for everyone: "
             "same prompts, same in-context examples, same metrics."
         )

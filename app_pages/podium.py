@@ -34,6 +34,7 @@ if len(models) < 2:
     st.stop()
 
 base = recipe_ranking(models, ACCURACY_ONLY, "renormalize")
+RANKED = ranking.ranked_groups(rel)  # the seven on classic; a later release's measured groups
 if base.coverage.get("accuracy", 0) == 0:
     st.info("This release has no accuracy values, so there is no accuracy ranking to start from. "
             "Load a release with accuracy results (the *Bring Your Own HELM Output* page).")
@@ -48,6 +49,8 @@ def chosen_recipe() -> tuple[recipe_controls.RecipeChoice, ranking.RecipeRanking
     if choice.error:
         st.warning(choice.error)
         return None
+    if not recipe_controls.weighs_release_groups(choice, RANKED):
+        return None
     return choice, recipe_ranking(models, choice.items, choice.missing)
 
 
@@ -58,7 +61,7 @@ def comparison() -> None:
     if chosen is None:
         return
     choice, rr = chosen
-    weighted = choice.weighted
+    weighted = [g for g in choice.weighted if g in RANKED]
     absent = [GROUP_LABELS[g] for g in weighted if rr.coverage.get(g, 0) == 0]
     if absent:
         st.info(f"No model in this cohort has a win rate for {', '.join(absent)} in {rel_name} (a win rate needs "
@@ -81,7 +84,9 @@ def comparison() -> None:
         flagged = rr.recipe[rr.recipe["flagged"]]
         ranked = rr.recipe[~rr.recipe["excluded"]]
         top10 = ranked.head(10)
-        if choice.missing == "renormalize":
+        if flagged.empty and not rr.recipe["excluded"].any():
+            st.markdown(f"**Every one of the {len(rr.recipe):,} models** has a value for every weighted group.")
+        elif choice.missing == "renormalize":
             st.markdown(
                 f"**{len(flagged):,} of {len(rr.recipe):,} models** lack a value for at least one weighted group "
                 f"and are scored over the groups they have (marked †). In this recipe's top 10, "
@@ -156,9 +161,12 @@ def comparison() -> None:
 def _podium() -> None:
     main_slot = presenter.main_slot()
     st.caption(recipe_controls.kind_caption(base.kind, len(models), rel_name))
+    groups = ("the seven groups" if len(RANKED) == 7 else
+              f"the {len(RANKED)} groups {rel_name} measures ("
+              + " and ".join(GROUP_LABELS[g].lower() for g in RANKED) + ")")
     st.markdown(
         "HELM ranks models by **head-to-head win rate**: in each scenario column, the share of the other models a "
-        "model beats, averaged per metric group. A *recipe* weights the seven groups into one score. "
+        f"model beats, averaged per metric group. A *recipe* weights {groups} into one score. "
         "Change the recipe and watch who stands on the podium."
     )
     components.claim("no_single_score", compact=True)
@@ -173,7 +181,7 @@ def stability() -> None:
     if chosen is None:
         return
     choice, rr = chosen
-    if len(choice.weighted) < 2:
+    if len([g for g in choice.weighted if g in RANKED]) < 2:
         st.info("This recipe weighs a single group, so there is nothing to perturb: its podium is that group's "
                 "ranking. Pick a recipe with two or more groups to test its stability.")
         return
@@ -218,10 +226,15 @@ def _robustness() -> None:
 
 
 def _paper() -> None:
-    st.subheader("The paper's podium, and what v0.4.0 shows")
+    st.subheader(f"The paper's podium, and what {rel_name} shows")
     components.claim("top_accuracy")
     check = paper_podium_check(None)
-    if check.empty:
+    if rel.is_later:
+        st.info(f"The paper's podium was measured on HELM classic's core scenarios; {rel_name} is a later "
+                "leaderboard with its own scenarios and prompts, so the claim is checked on classic only.")
+        st.page_link("app_pages/podium.py", label="The paper's podium on HELM classic v0.4.0",
+                     query_params={"release": "classic", "podium_section": "Paper podium"}, icon=":material/history:")
+    elif check.empty:
         st.info(f"{rel_name} does not include the paper's podium models, so the claim cannot be checked here.")
     else:
         full = recipe_ranking(None, ACCURACY_ONLY, "renormalize")
@@ -250,8 +263,10 @@ def _paper() -> None:
     dom = dominance_summary(models)
     if len(dom) >= 2:
         st.markdown(
-            f"**Pareto dominance is rare, as HELM says:** of the {len(dom):,} models in this cohort with a win rate in "
-            f"all seven groups, **{int(dom.sum()):,}** are not dominated by any other (no model is at least as good "
+            ("**Pareto dominance is rare, as HELM says:**" if len(RANKED) == 7 else
+             f"**Pareto dominance in {rel_name}:**") + f" of the {len(dom):,} models in this cohort with a win rate in "
+            f"all {'seven' if len(RANKED) == 7 else len(RANKED)} groups {'' if len(RANKED) == 7 else 'it ranks on '}"
+            f"(" + ", ".join(GROUP_LABELS[g].lower() for g in RANKED) + f"), **{int(dom.sum()):,}** are not dominated by any other (no model is at least as good "
             "in every group and better in one). Without a recipe, most of them could claim a podium."
         )
 

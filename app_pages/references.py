@@ -98,7 +98,10 @@ components.table(
 for r in provenance:
     if r.location:
         st.caption(f"{components.text(r.title)}: `{r.location}`")
-if rel.is_bundled and rel.meta.get("source"):
+if rel.is_bundled and rel.meta.get("source") and not rel.meta.get("every_eval_ever_commit"):  # Lite, Capabilities
+    st.caption(f"data/releases/{components.text(rel.release_id)}/meta.json: {components.text(rel.meta['source'])}; "
+               "SHA-256 of every input and output file in that meta.json.")
+elif rel.is_bundled and rel.meta.get("source"):
     st.caption(f"data/meta.json: {components.text(rel.meta['source'])}. Converted results from commit "
                f"`{str(rel.meta.get('every_eval_ever_commit', ''))[:12]}`, schema and model metadata from "
                f"`{str(rel.meta.get('helm_repo_commit', ''))[:12]}`; SHA-256 of every input and output file in "

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import sensitivity
+from helm_core import releases, sensitivity
 from ui import real_runs as bundled
 from ui import cache, charts, charts_reliability, components, presenter, state
 
 seed_spread = cache.on_release(sensitivity.seed_spread)
+single_run_share = cache.on_release(releases.run_counts)
 median_spread = cache.on_release(sensitivity.median_spread)
 rank_flips = cache.on_release(sensitivity.rank_flips)
 spread_scenarios = cache.on_release(sensitivity.spread_scenarios)
@@ -22,7 +23,7 @@ KIND_TEXT = {
              "in-context examples in the prompt changes",
     "runs": "the range over several runs (sub-tasks, subjects or splits, each with its seeds), **not over seeds "
             "alone**: it mixes how hard each sub-task is with seed luck",
-    "single": "nothing to show: every model ran once with one seed here",
+    "single": "a single run, since every model ran once with one seed here: there is no spread to show",
     "unknown": "the range over the runs behind each value; the release does not say how many seeds each run "
                "had, so it may mix seeds with sub-tasks",
 }
@@ -39,6 +40,13 @@ def _move(change: float) -> str:
 components.page_header("sensitivity")
 rel = cache.active_release()
 models = cache.active_models()
+if rel.is_later:  # Lite, Capabilities: say how many runs stand behind their cells, link to classic
+    runs = single_run_share()
+    st.info(f"**{components.text(rel.name)} holds no seed spread of its own:** {runs['single']:,} of its "
+            f"{runs['cells']:,} accuracy cells come from a single run; the others average HELM's sub-runs "
+            f"({components.text(', '.join(runs['combined']) or 'none')}).", icon=":material/block:")
+    st.page_link("app_pages/sensitivity.py", label="Prompt Sensitivity on HELM classic v0.4.0",
+                 query_params={"release": "classic"}, icon=":material/history:")
 scenarios = spread_scenarios()
 
 
@@ -163,7 +171,8 @@ def _best_or_worst() -> None:
         flips = rank_flips(scenario, models)
     if flips.empty:
         st.info(f"No model of the current cohort has a spread over seeds alone on {components.text(scenario)}, "
-                "so there is no best or worst seed to report. Try " + NQ_OPEN + ".")
+                "so there is no best or worst seed to report."
+                + (f" Try {NQ_OPEN}." if scenario != NQ_OPEN and cache.cohort_applies(rel) else ""))
     else:
         fs = sensitivity.flip_summary(flips)
         metric = str(sp["metric"].iloc[0])

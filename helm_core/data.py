@@ -15,6 +15,9 @@ import numpy as np
 import pandas as pd
 
 BUNDLED = Path(__file__).resolve().parents[1] / "data"
+RELEASES_DIR = BUNDLED / "releases"
+# The releases shipped in data/: "classic" (data/ itself) and the later leaderboards in data/releases/<name>/.
+BUNDLED_RELEASES: tuple[str, ...] = ("classic", "lite", "capabilities")
 
 CORE_GROUPS: tuple[str, ...] = ("accuracy", "calibration", "robustness", "fairness", "bias", "toxicity", "efficiency")
 GROUP_LABELS = {
@@ -74,6 +77,22 @@ class Release:
     @property
     def is_bundled(self) -> bool:
         return self.meta.get("kind", "bundled") == "bundled"
+
+    @property
+    def release_id(self) -> str:
+        """The bundled release's name ("classic", "lite", "capabilities"); "" for a loaded folder or upload."""
+        return str(self.meta.get("release_id", ""))
+
+    @property
+    def is_later(self) -> bool:
+        """True for a bundled release after classic (HELM Lite, Capabilities): its own scenarios, accuracy and
+        efficiency only, no paper cohort."""
+        return bool(self.release_id) and not self.is_classic
+
+    @property
+    def is_classic(self) -> bool:
+        """True only for the bundled HELM classic v0.4.0 (paper cohort, published bias/toxicity win rates...)."""
+        return self.release_id == "classic"
 
 
 # ----------------------------------------------------------------------------- reading
@@ -205,7 +224,10 @@ def load_release(path: str | Path | None = None) -> Release:
         if "params" in paper.columns:
             paper["params"] = _to_float(paper, "params", "paper_models.csv")
 
-    meta.setdefault("kind", "bundled" if root.resolve() == BUNDLED.resolve() else "folder")
+    is_classic_root = root.resolve() == BUNDLED.resolve()
+    meta.setdefault("kind", "bundled" if is_classic_root else "folder")
+    if is_classic_root:
+        meta.setdefault("release_id", "classic")
     return Release(
         results=res.reset_index(drop=True),
         models=models.reset_index(drop=True),
@@ -214,6 +236,33 @@ def load_release(path: str | Path | None = None) -> Release:
         published_win_rates=published,
         paper_models=paper,
     )
+
+
+def load_bundled(name: str = "classic") -> Release:
+    """One of the releases shipped in data/: "classic" (HELM classic v0.4.0), "lite" (HELM Lite v1.13.0) or
+    "capabilities" (HELM Capabilities v1.15.0)."""
+    if name not in BUNDLED_RELEASES:
+        raise DataError(f"unknown bundled release {str(name)[:40]!r}; expected one of {', '.join(BUNDLED_RELEASES)}")
+    if name == "classic":
+        return load_release(BUNDLED)
+    rel = load_release(RELEASES_DIR / name)
+    if rel.release_id != name:
+        raise DataError(f"releases/{name}/meta.json: release_id is {rel.release_id!r}, expected {name!r}")
+    return rel
+
+
+MATCH_COLUMNS = ["helm_id", "release", "model"]
+
+
+def load_model_matches(path: str | Path | None = None) -> pd.DataFrame:
+    """The models that appear in several bundled releases, matched by HELM id: helm_id, release, model
+    (that release's display name), one row per (id, release)."""
+    m = _read_csv(Path(path) if path is not None else RELEASES_DIR / "model_matches.csv", MATCH_COLUMNS)
+    bad = ~m["release"].isin(BUNDLED_RELEASES)
+    if bad.any():
+        i = int(np.flatnonzero(bad.to_numpy())[0])
+        raise DataError(f"model_matches.csv: row {i + 2}: unknown release {m['release'].iloc[i]!r}")
+    return m[MATCH_COLUMNS]
 
 
 # ----------------------------------------------------------------------------- views

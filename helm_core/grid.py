@@ -49,35 +49,54 @@ TOKEN_SEP = "|"
 # ----------------------------------------------------------------------------- tokens
 
 
+def grid_scenarios(release: Release | None = None) -> tuple[str, ...]:
+    """The grid's rows: the 16 classic core scenarios, or a later bundled release's own scenarios (HELM Lite's
+    10, Capabilities' 5). A loaded folder or upload is drawn on the classic rows, as before."""
+    if release is not None and is_later_release(release):
+        return tuple(release.taxonomy.scenario_names)
+    return CORE_SCENARIOS
+
+
+def is_later_release(release: Release) -> bool:
+    """A bundled release after classic (Lite, Capabilities): its own scenarios, no paper view."""
+    return release.is_later
+
+
+def views_for(release: Release) -> tuple[str, ...]:
+    """The views that mean something for the release: the paper's claim is about classic only."""
+    return ("schema", "data") if is_later_release(release) else VIEWS
+
+
 def cell_token(scenario: str, group: str) -> str:
     """The URL token of a cell: "Scenario|group" (e.g. "XSUM|calibration")."""
     return f"{scenario}{TOKEN_SEP}{group}"
 
 
-def parse_cell_token(token: str) -> tuple[str, str]:
-    """(scenario, group) of a cell token; ValueError for anything that is not one of the 112 cells."""
+def parse_cell_token(token: str, release: Release | None = None) -> tuple[str, str]:
+    """(scenario, group) of a cell token; ValueError for anything that is not one of the grid's cells (the 112 of
+    classic, or the release's scenarios × the seven groups)."""
     if not isinstance(token, str) or token.count(TOKEN_SEP) != 1:
         raise ValueError(f"not a cell token (expected 'Scenario{TOKEN_SEP}group'): {str(token)[:60]!r}")
     scenario, group = token.split(TOKEN_SEP)
-    if scenario not in CORE_SCENARIOS:
+    if scenario not in grid_scenarios(release):
         raise ValueError(f"unknown core scenario {scenario[:60]!r}")
     if group not in CORE_GROUPS:
         raise ValueError(f"unknown metric group {group[:30]!r}; expected one of {', '.join(CORE_GROUPS)}")
     return scenario, group
 
 
-def cell_tokens() -> list[str]:
-    """All 112 cell tokens, scenario-major in the grid's order."""
-    return [cell_token(s, g) for s in CORE_SCENARIOS for g in CORE_GROUPS]
+def cell_tokens(release: Release | None = None) -> list[str]:
+    """All cell tokens (112 for classic), scenario-major in the grid's order."""
+    return [cell_token(s, g) for s in grid_scenarios(release) for g in CORE_GROUPS]
 
 
 # ----------------------------------------------------------------------------- the three views
 
 
-def _empty(dtype) -> pd.DataFrame:
+def _empty(dtype, scenarios: tuple[str, ...] = CORE_SCENARIOS) -> pd.DataFrame:
     df = pd.DataFrame(
-        np.zeros((len(CORE_SCENARIOS), len(CORE_GROUPS)), dtype=dtype),
-        index=pd.Index(CORE_SCENARIOS, name="scenario"), columns=pd.Index(CORE_GROUPS, name="metric_group"),
+        np.zeros((len(scenarios), len(CORE_GROUPS)), dtype=dtype),
+        index=pd.Index(scenarios, name="scenario"), columns=pd.Index(CORE_GROUPS, name="metric_group"),
     )
     return df
 
@@ -95,9 +114,10 @@ def value_counts(release: Release, models: Iterable[str] | None = None) -> pd.Da
     res = release.results
     r = res[res["model"].isin(cohort) & res["metric_group"].isin(CORE_GROUPS) & res["value"].notna()]
     counts = r.groupby(["scenario", "metric_group"])["model"].nunique()
-    out = _empty(int)
+    scenarios = grid_scenarios(release)
+    out = _empty(int, scenarios)
     if not counts.empty:
-        wide = counts.unstack().reindex(index=CORE_SCENARIOS, columns=CORE_GROUPS).fillna(0).astype(int)
+        wide = counts.unstack().reindex(index=scenarios, columns=CORE_GROUPS).fillna(0).astype(int)
         out = wide.rename_axis(index="scenario", columns="metric_group")
     return out
 
@@ -108,15 +128,18 @@ def grid(release: Release, view: str, models: Iterable[str] | None = None) -> pd
     ``"paper"`` and ``"schema"`` give booleans (measured or not); ``"data"`` gives, per cell, how many models of
     the cohort (``models``; None = every model) have at least one value, 0 meaning blank.
     """
+    scenarios = grid_scenarios(release)
     if view == "paper":
-        out = _empty(bool)
-        out[:] = [[(s, g) not in PAPER_BLANKS for g in CORE_GROUPS] for s in CORE_SCENARIOS]
+        out = _empty(bool, scenarios)
+        # The paper's claim is about classic's 16 scenarios; a later release's grid has no paper view (all blank).
+        if not is_later_release(release):
+            out[:] = [[(s, g) not in PAPER_BLANKS for g in CORE_GROUPS] for s in scenarios]
         return out
     if view == "schema":
         d = release.taxonomy.design_grid
-        d = d[d["metric_group"].isin(CORE_GROUPS) & d["scenario"].isin(CORE_SCENARIOS)]
+        d = d[d["metric_group"].isin(CORE_GROUPS) & d["scenario"].isin(scenarios)]
         wide = d.pivot_table(index="scenario", columns="metric_group", values="in_schema", aggfunc="any")
-        wide = wide.reindex(index=CORE_SCENARIOS, columns=CORE_GROUPS)
+        wide = wide.reindex(index=scenarios, columns=CORE_GROUPS)
         out = wide.fillna(False).astype(bool)
         return out.rename_axis(index="scenario", columns="metric_group")
     if view == "data":
@@ -200,6 +223,8 @@ def design_reason(scenario: str, group: str) -> Reason | None:
 def blank_reason(release: Release, scenario: str, group: str, view: str,
                  models: Iterable[str] | None = None) -> Reason:
     """The reason a cell is blank in a view (call it for blank cells)."""
+    if is_later_release(release):
+        return _later_reason(release, scenario, group, view, models)
     r = design_reason(scenario, group)
     if r is not None:
         return r
@@ -220,6 +245,27 @@ def blank_reason(release: Release, scenario: str, group: str, view: str,
     return Reason("no value in the data", text, "computed", f"computed from {release.name}")
 
 
+def _later_reason(release: Release, scenario: str, group: str, view: str, models) -> Reason:
+    """Why a cell of a later release's grid is blank, computed from what its tables hold."""
+    groups = release.taxonomy.design_grid
+    listed = set(groups.loc[groups["in_schema"].astype(bool), "metric_group"])
+    have = [GROUP_LABELS[g] for g in CORE_GROUPS if g in listed]
+    if group not in listed:
+        return Reason("not published by the release",
+                      f"{release.name} publishes no {GROUP_LABELS[group]} column for any scenario: its tables report "
+                      f"{' and '.join(have).lower() or 'no core group'} (plus general information).",
+                      "computed", f"computed from {release.name}'s published tables")
+    n_all = int(value_counts(release).loc[scenario, group])
+    if view == "schema":
+        text = f"{release.name}'s tables have no {GROUP_LABELS[group]} column for {scenario}."
+    elif n_all > 0:
+        text = (f"None of the {len(_cohort(release, models)):,} models in the cohort has a value here; {n_all:,} of "
+                f"all {len(release.model_names):,} models in the release do.")
+    else:
+        text = f"No model in {release.name} has a value here."
+    return Reason("no value in the data", text, "computed", f"computed from {release.name}")
+
+
 GAP_COLUMNS = ["scenario", "metric_group", "group_label", "kind", "reason", "confidence", "source"]
 
 
@@ -227,7 +273,7 @@ def grid_gaps(release: Release, view: str, models: Iterable[str] | None = None) 
     """The blank cells of a view, one row each, with why it is blank and how sure that reason is."""
     m = measured(release, view, models)
     rows = []
-    for s in CORE_SCENARIOS:
+    for s in grid_scenarios(release):
         for g in CORE_GROUPS:
             if not m.loc[s, g]:
                 r = blank_reason(release, s, g, view, models)
@@ -240,9 +286,12 @@ def grid_differences(release: Release, models: Iterable[str] | None = None) -> p
     p, s, d = (measured(release, v, models) for v in VIEWS)
     counts = grid(release, "data", models)
     rows = []
-    for sc in CORE_SCENARIOS:
+    later = is_later_release(release)
+    for sc in grid_scenarios(release):
         for g in CORE_GROUPS:
             trio = (bool(p.loc[sc, g]), bool(s.loc[sc, g]), bool(d.loc[sc, g]))
+            if later:  # no paper view: compare the release's tables with its data only
+                trio = (trio[1], trio[1], trio[2])
             if len(set(trio)) == 1:
                 continue
             in_paper, in_schema, in_data = trio
@@ -270,7 +319,7 @@ def _core_values(release: Release, models: Iterable[str] | None, scenario: str |
     cohort = set(_cohort(release, models))
     res = release.results
     if scenario is None:
-        mask = res["metric_group"].isin(CORE_GROUPS) & res["scenario"].isin(CORE_SCENARIOS)
+        mask = res["metric_group"].isin(CORE_GROUPS) & res["scenario"].isin(grid_scenarios(release))
     else:
         mask = (res["metric_group"] == group) & (res["scenario"] == scenario)
     mask &= res["model"].isin(cohort)
@@ -347,7 +396,8 @@ def grid_cells(release: Release, view: str, models: Iterable[str] | None = None)
     n = len(cohort)
     meas_a, counts_a = meas.to_numpy(), counts.to_numpy()
     paper_a, schema_a, data_a = paper.to_numpy(), schema.to_numpy(), data_m.to_numpy()
-    for i, s in enumerate(CORE_SCENARIOS):
+    later = is_later_release(release)
+    for i, s in enumerate(grid_scenarios(release)):
         for j, g in enumerate(CORE_GROUPS):
             is_m = bool(meas_a[i, j])
             cnt = int(counts_a[i, j])
@@ -360,7 +410,7 @@ def grid_cells(release: Release, view: str, models: Iterable[str] | None = None)
             else:
                 reason = blank_reason(release, s, g, view, cohort)
             diffs = []
-            if view != "paper" and paper_a[i, j] and not is_m:
+            if not later and view != "paper" and paper_a[i, j] and not is_m:
                 diffs.append("the paper counts this cell")
             if view == "data" and schema_a[i, j] and not is_m:
                 diffs.append("the schema lists it")
@@ -394,7 +444,7 @@ class CellDetail:
 def cell_detail(release: Release, scenario: str, group: str, models: Iterable[str] | None = None) -> CellDetail:
     """Every cohort model's value(s) for one cell, sorted best first on the cell's first metric, plus the
     models without a value and the best model per metric."""
-    if scenario not in CORE_SCENARIOS:
+    if scenario not in grid_scenarios(release):
         raise ValueError(f"unknown core scenario {scenario!r}")
     if group not in CORE_GROUPS:
         raise ValueError(f"unknown metric group {group!r}")
@@ -434,4 +484,4 @@ def groups_without_values(release: Release, models: Iterable[str] | None = None)
 def scenarios_without_values(release: Release, models: Iterable[str] | None = None) -> list[str]:
     """Core scenarios for which no model of the cohort has any value (or that the release does not hold)."""
     counts = value_counts(release, models)
-    return [s for s in CORE_SCENARIOS if int(counts.loc[s].sum()) == 0]
+    return [s for s in grid_scenarios(release) if int(counts.loc[s].sum()) == 0]

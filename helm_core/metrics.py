@@ -79,8 +79,11 @@ def group_overview(release: Release, models: Iterable[str] | None = None) -> pd.
         rows.append({
             "metric_group": g,
             "group_label": str(mg.loc[g, "display_name"]) if g in mg.index else GROUP_LABELS[g],
-            "direction": DIRECTION_TEXT.get(direction, direction or "no direction"),
-            "definition": str(mg.loc[g, "definition"]) if g in mg.index else "",
+            "direction": DIRECTION_TEXT.get(direction, direction or (
+                "not measured" if release.is_later else "no direction")),
+            "definition": str(mg.loc[g, "definition"]) if g in mg.index else
+            (f"Not measured in {release.name}: its tables have no {GROUP_LABELS[g].lower()} column."
+             if release.is_later else ""),
             "how_computed": how, "source": src, "confidence": conf,
             "metrics": ", ".join(dict.fromkeys(r["metric"].tolist())),
             "schema_scenarios": "; ".join(s for s in scen_order if s in in_schema),

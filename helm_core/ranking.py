@@ -523,13 +523,31 @@ def _weights_arg(weights) -> dict:
     return dict(weights) if isinstance(weights, (tuple, list)) else weights
 
 
+def ranked_groups(release: Release) -> tuple[str, ...]:
+    """The recipe groups a release's podium ranks on: all seven for classic (and loaded data, where a missing
+    group is flagged per model), and for a later bundled release (Lite, Capabilities) only the groups its
+    tables measure, since no model there can have the others."""
+    if release.is_later:
+        res = release.results
+        have = set(res.loc[res["value"].notna(), "metric_group"])
+        return tuple(g for g in RECIPE_GROUPS if g in have)
+    return RECIPE_GROUPS
+
+
+def release_weights(release: Release, weights: WeightItems | Mapping[str, float]) -> dict[str, float]:
+    """The recipe's weights on the groups the release ranks on (ranked_groups); the others are set aside.
+    May leave every weight at zero (normalize_weights then says so)."""
+    groups = set(ranked_groups(release))
+    return {g: float(v) for g, v in _weights_arg(weights).items() if g in groups}
+
+
 def recipe_ranking(release: Release, models: Iterable[str] | None, weights: WeightItems | Mapping[str, float],
                    missing: str = "renormalize") -> RecipeRanking:
     """Accuracy-only ranking beside the recipe's ranking for `models`, on the group win rates a page
     should show (shown_group_win_rates). `weights` may be a tuple of (group, weight) pairs (hashable)."""
     wr, kind = shown_group_win_rates(release, models)
     gwr = wr.reindex(columns=list(RECIPE_GROUPS))
-    w = normalize_weights(_weights_arg(weights))
+    w = normalize_weights(release_weights(release, weights))
     acc = recipe_scores(gwr, {"accuracy": 1.0}, missing=missing)
     rec = recipe_scores(gwr, w, missing=missing)
     return RecipeRanking(kind=kind, group_wr=gwr, coverage=group_coverage(gwr), weights=w, accuracy=acc,
@@ -542,7 +560,7 @@ def recipe_stability(release: Release, models: Iterable[str] | None, weights: We
     """podium_stability on the group win rates a page should show for `models`."""
     wr, _ = shown_group_win_rates(release, models)
     gwr = wr.reindex(columns=list(RECIPE_GROUPS))
-    return podium_stability(gwr, _weights_arg(weights), n_samples=n_samples, concentration=concentration,
+    return podium_stability(gwr, release_weights(release, weights), n_samples=n_samples, concentration=concentration,
                             seed=seed, missing=missing)
 
 
@@ -603,6 +621,7 @@ def pareto_nondominated(group_wr: pd.DataFrame, groups: Sequence[str] = RECIPE_G
 
 
 def dominance_summary(release: Release, models: Iterable[str] | None = None) -> pd.Series:
-    """pareto_nondominated over the 7 core groups, on the win rates a page should show for `models`."""
+    """pareto_nondominated over the groups the release ranks on (the 7 core groups for classic), on the win rates
+    a page should show for `models`."""
     wr, _ = shown_group_win_rates(release, models)
-    return pareto_nondominated(wr)
+    return pareto_nondominated(wr, ranked_groups(release))

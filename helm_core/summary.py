@@ -23,6 +23,7 @@ def headline_counts(release: Release, models: Iterable[str] | None = None) -> di
         "organizations": int(rel.models["organization"].nunique()),
         "scenarios": int(len(rel.taxonomy.scenario_names)),
         "metric_groups": int(len(CORE_GROUPS)),
+        "metric_groups_measured": int(core["metric_group"].nunique()),
         "values": int(res["value"].notna().sum()),
         "blank_values": int(res["value"].isna().sum()),
         "core_cells": total,

@@ -366,7 +366,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--source", type=Path, default=DEFAULT_SOURCE)
     ap.add_argument("--out", type=Path, default=ROOT / "data")
     args = ap.parse_args(argv)
-    for p in build(args.source, args.out):
+    written = build(args.source, args.out)
+    from build_releases import build_releases  # HELM Lite and Capabilities, into data/releases/
+
+    written += build_releases(args.source, args.out / "releases")
+    for p in written:
         print(p.relative_to(args.out.parent) if args.out.parent in p.parents else p)
     build_real_runs(args.source, args.out)
     return 0

@@ -17,13 +17,61 @@ import streamlit as st
 from helm_core import content, data
 
 T = TypeVar("T")
-BUNDLED_KEY = "bundled"
+BUNDLED_KEY = "bundled"  # the bundled release the sidebar's "Release" choice names (classic unless chosen)
 _REGISTRY: dict[str, Callable] = {}
 
+# The releases shipped in data/, as the sidebar's "Release" choice and the URL's `release=` offer them.
+RELEASES: dict[str, str] = {
+    "classic": "HELM classic v0.4.0",
+    "lite": "HELM Lite v1.13.0",
+    "capabilities": "HELM Capabilities v1.15.0",
+}
+RELEASE_KEYS = {name: BUNDLED_KEY if name == "classic" else f"{BUNDLED_KEY}-{name}" for name in RELEASES}
 
-@st.cache_resource(show_spinner="Loading HELM classic v0.4.0…")
-def bundled_release() -> data.Release:
-    return data.load_release()
+
+@st.cache_resource(show_spinner="Loading the HELM release…")
+def bundled_release(name: str = "classic") -> data.Release:
+    return data.load_bundled(name)
+
+
+@st.cache_resource(show_spinner=False)
+def model_matches():
+    """The models shared by bundled releases, matched by HELM id (data/releases/model_matches.csv)."""
+    return data.load_model_matches()
+
+
+@st.cache_data(show_spinner="Comparing the bundled releases…")
+def moving_targets() -> dict:
+    """The Moving Targets page's comparisons of the bundled releases (helm_core.releases), computed once per
+    process: summary, group presence, turnover and shared models per pair, classic vs Lite values on their shared
+    scenarios, best score per release there, and each release's efficiency metric names."""
+    from helm_core import releases as R
+
+    rels = bundled_releases()
+    pairs = [("classic", "lite"), ("lite", "capabilities"), ("classic", "capabilities")]
+    shared = R.shared_scenarios(rels["classic"], rels["lite"])
+    return {
+        "names": {k: r.name for k, r in rels.items()},
+        "summary": R.release_summary(rels),
+        "presence": R.group_presence(rels),
+        "turnover": {p: R.model_turnover(rels[p[0]], rels[p[1]]) for p in pairs},
+        "shared_models": {p: R.shared_models(rels[p[0]], rels[p[1]]) for p in pairs},
+        "shared_scenarios": {p: R.shared_scenarios(rels[p[0]], rels[p[1]]) for p in pairs},
+        "values": R.shared_values(rels["classic"], rels["lite"]),
+        "best": R.best_scores({k: rels[k] for k in ("classic", "lite")}, shared),
+        "efficiency_metrics": {k: R.group_metric_names(r, "efficiency") for k, r in rels.items()},
+    }
+
+
+def release_choice() -> str:
+    """The bundled release the sidebar (and the URL's `release=`) chose; "classic" by default."""
+    v = st.session_state.get("release", "classic")
+    return v if v in RELEASES else "classic"
+
+
+def bundled_releases() -> dict[str, data.Release]:
+    """Every bundled release, classic first (each loaded once per process)."""
+    return {name: bundled_release(name) for name in RELEASES}
 
 
 @st.cache_resource(show_spinner=False)
@@ -41,8 +89,9 @@ def register_release(key: str, release: data.Release) -> None:
 
 
 def get_release(key: str) -> data.Release:
-    if key == BUNDLED_KEY:
-        return bundled_release()
+    for name, k in RELEASE_KEYS.items():
+        if key == k:
+            return bundled_release(name)
     rel = _session_releases().get(key)
     if rel is None:
         raise KeyError(key)
@@ -50,10 +99,23 @@ def get_release(key: str) -> data.Release:
 
 
 def active_release_key() -> str:
+    """The session's loaded dataset when one is chosen, else the bundled release the sidebar's Release names."""
     key = st.session_state.get("dataset_key", BUNDLED_KEY)
-    if key != BUNDLED_KEY and key not in _session_releases():
-        key = BUNDLED_KEY
-    return key
+    if key in _session_releases():
+        return key
+    return RELEASE_KEYS[release_choice()]
+
+
+def uses_bundled() -> bool:
+    """True when the pages show a bundled release (not a dataset this session loaded)."""
+    return active_release_key() in RELEASE_KEYS.values()
+
+
+def cohort_applies(rel: data.Release | None = None) -> bool:
+    """The 2022 paper cohort is a classic notion: the sidebar's cohort filters classic (and loaded data, whose
+    models may be marked), never a later bundled release."""
+    rel = rel if rel is not None else active_release()
+    return not rel.is_later
 
 
 def active_release() -> data.Release:
@@ -79,6 +141,17 @@ def on_release(fn: Callable[..., T]) -> Callable[..., T]:
     return wrapper
 
 
+def measured_groups() -> list[str]:
+    """The seven classic metric groups the active release has a value for (helm_core.releases.measured_groups)."""
+    return _measured_groups()
+
+
+def _measured(release: data.Release) -> list[str]:
+    from helm_core import releases
+
+    return releases.measured_groups(release)
+
+
 def clear_all() -> None:
     """Clear every cache (tests use this in an autouse fixture)."""
     st.cache_data.clear()
@@ -89,7 +162,8 @@ def active_models() -> tuple[str, ...]:
     """The models of the sidebar's cohort and access filter, on the active release."""
     from . import state
 
-    return tuple(_cohort_models(state.cohort(), state.access_levels()))
+    cohort = state.cohort() if cohort_applies() else "all"
+    return tuple(_cohort_models(cohort, state.access_levels()))
 
 
 @functools.wraps(data.cohort_models)
@@ -98,6 +172,7 @@ def _cohort_models(cohort: str, access: tuple[str, ...]) -> list[str]:
 
 
 _cohort_cached = on_release(data.cohort_models)
+_measured_groups = on_release(_measured)
 
 
 # ----------------------------------------------------------------------------- loaded HELM output
@@ -132,10 +207,17 @@ def session_dataset_keys() -> list[str]:
 BUNDLED_LABEL = "HELM classic v0.4.0 (bundled)"
 
 
+def bundled_label() -> str:
+    """The Dataset radio's label for the bundled release the sidebar's Release names."""
+    name = release_choice()
+    return BUNDLED_LABEL if name == "classic" else f"{RELEASES[name]} (bundled)"
+
+
 def dataset_options() -> dict[str, str]:
     """Label -> key of the datasets this session can show, bundled first; labels are unique (a second
-    upload with the same name gets " · 2"), so a widget can use them as its options."""
-    out = {BUNDLED_LABEL: BUNDLED_KEY}
+    upload with the same name gets " · 2"), so a widget can use them as its options. The bundled entry is
+    the release the sidebar's Release names."""
+    out = {bundled_label(): BUNDLED_KEY}
     for k, rel in _session_releases().items():
         label, n = rel.name, 2
         while label in out:
@@ -145,10 +227,12 @@ def dataset_options() -> dict[str, str]:
 
 
 def dataset_label(key: str) -> str:
+    if key in RELEASE_KEYS.values():
+        key = BUNDLED_KEY
     for label, k in dataset_options().items():
         if k == key:
             return label
-    return BUNDLED_LABEL if key == BUNDLED_KEY else key
+    return key
 
 
 def _register_output(key: str, output) -> None:
@@ -219,7 +303,7 @@ def forget_dataset(key: str) -> None:
 
 def choose_dataset_from_widget() -> None:
     """on_change of the sidebar's dataset radio (its options are the labels of `dataset_options`)."""
-    use_dataset(dataset_options().get(st.session_state.get("dataset_choice", BUNDLED_LABEL), BUNDLED_KEY))
+    use_dataset(dataset_options().get(st.session_state.get("dataset_choice", bundled_label()), BUNDLED_KEY))
 
 
 def active_output():

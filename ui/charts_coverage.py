@@ -351,7 +351,7 @@ def grid_spec(release, view: str, models: tuple[str, ...]) -> dict:
     from helm_core.data import CORE_GROUPS, GROUP_LABELS
 
     cells = G.grid_cells(release, view, models)
-    return core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.CORE_SCENARIOS)).to_dict()
+    return core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.grid_scenarios(release))).to_dict()
 
 
 def model_coverage_spec(release, models: tuple[str, ...]) -> dict:

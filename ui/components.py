@@ -22,14 +22,38 @@ def page_header(url_path: str) -> nav.PageSpec:
         raise KeyError(url_path)
     rel = cache.active_release()
     data_label = f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)")
+    takeaway = nav.takeaway(spec, rel.is_later)
     if presenter.is_on():
         # One compact block, so the page's main chart fits a 1280 × 720 screen below it.
-        st.markdown(f"## {spec.title}\n**{spec.takeaway}** · *{text(data_label)}*")
+        st.markdown(f"## {spec.title}\n**{takeaway}** · *{text(data_label)}*")
         return spec
     st.title(spec.title)
-    st.markdown(f"**{spec.takeaway}**")
+    st.markdown(f"**{takeaway}**")
     st.caption(data_label)
     return spec
+
+
+def release_gap(groups: Sequence[str], url_path: str) -> list[str]:
+    """On a later bundled release (Lite, Capabilities) whose tables hold no value for some of `groups`: say so,
+    name what it does measure, and link to the same page on HELM classic. Returns the groups it lacks (empty on
+    classic and on loaded data, where each page handles its own blanks)."""
+    from helm_core.data import GROUP_LABELS
+
+    rel = cache.active_release()
+    if not rel.is_later:
+        return []
+    have = cache.measured_groups()
+    missing = [g for g in groups if g not in have]
+    if missing:
+        names = ", ".join(GROUP_LABELS[g].lower() for g in missing)
+        kept = " and ".join(GROUP_LABELS[g].lower() for g in have) or "no metric group of the seven"
+        st.info(f"**{text(rel.name)} has no {names} cells.** Its published tables report {kept} only, so this "
+                "view has nothing of its own to show for it.", icon=":material/block:")
+        spec = nav.spec_for(url_path)
+        if spec is not None:
+            st.page_link(spec.file, label=f"{spec.title} on HELM classic v0.4.0", query_params={"release": "classic"},
+                         icon=":material/history:")
+    return missing
 
 
 def claim(claim_id: str, *, compact: bool = False) -> None:

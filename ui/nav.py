@@ -40,6 +40,8 @@ PAGES: tuple[PageSpec, ...] = (
              "Capability against cost, coloured by harm risk: the best model depends on what you can pay."),
     PageSpec("Critique", "app_pages/limits.py", "limits", "Where \"Holistic\" Still Breaks", ":material/report:",
              "A guided walk through what HELM cannot close on its own."),
+    PageSpec("Critique", "app_pages/releases.py", "releases", "Moving Targets", ":material/timeline:",
+             "HELM classic, Lite and Capabilities side by side, from their own tables: what stayed, what went."),
     PageSpec("Critique", "app_pages/studies.py", "studies", "Targeted Studies As Microscopes", ":material/biotech:",
              "Narrow studies see what the broad grid blurs."),
     PageSpec("More", "app_pages/threads.py", "threads", "Related Threads", ":material/hub:",
@@ -70,3 +72,16 @@ def spec_for_file(file: str) -> PageSpec | None:
         if p.file == file or p.path.name == Path(file).name:
             return p
     return None
+
+
+# Takeaways that are true of HELM classic only, replaced on a later bundled release (Lite, Capabilities).
+LATER_TAKEAWAYS: dict[str, str] = {
+    "metrics": "Classic had seven metric groups; a later release's tables keep fewer, and this page shows which.",
+    "grid": "The release's scenarios × the seven classic metric groups: blank columns are what it does not measure.",
+    "podium": "Change the weights on the metric groups the release measures and the podium changes.",
+}
+
+
+def takeaway(spec: PageSpec, later_release: bool) -> str:
+    """The page's takeaway; on a later release, the release-neutral one where classic's would not be true."""
+    return LATER_TAKEAWAYS.get(spec.url_path, spec.takeaway) if later_release else spec.takeaway

@@ -144,6 +144,24 @@ def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = No
     return RecipeChoice(name, missing, raw, tuple((g, float(v)) for g, v in raw.items()), None)
 
 
+def weighs_release_groups(choice: RecipeChoice, ranked: tuple[str, ...]) -> bool:
+    """On a release that measures only some of the seven groups (HELM Lite, Capabilities), say that the recipe's
+    weights on the others are set aside; False, after a warning, when nothing the release measures is weighted."""
+    aside = [g for g in choice.weighted if g not in ranked]
+    if not aside:
+        return True
+    kept = [g for g in choice.weighted if g in ranked]
+    names = ", ".join(GROUP_LABELS[g].lower() for g in aside)
+    if not kept:
+        st.warning(f"This recipe weighs only {names}, which the release does not measure. Give "
+                   + " or ".join(GROUP_LABELS[g].lower() for g in ranked) + " a weight to rank its models.")
+        return False
+    st.caption(f"The release measures {' and '.join(GROUP_LABELS[g].lower() for g in ranked)} only: the podium "
+               f"ranks on {' and '.join(GROUP_LABELS[g].lower() for g in kept)}, and the weights on {names} are set "
+               "aside (no model here can have them).")
+    return True
+
+
 def kind_caption(kind: str, n_models: int, release_name: str) -> str:
     """Say which group win rates a page shows (DESIGN.md §4)."""
     if kind == "published":

@@ -25,10 +25,17 @@ def black_marks(at) -> list[str]:
     return found
 
 
+RELEASES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capabilities": "HELM Capabilities v1.15.0"}
+
+
+@pytest.mark.parametrize("release", [None, *RELEASES])
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
-def test_page_runs_cleanly(spec):
-    at = open_page(spec.file)
-    assert spec.title in texts(at)
+def test_page_runs_cleanly(spec, release):
+    """Every page on every bundled release (None = no `release=` in the link: classic), naming the release."""
+    at = open_page(spec.file, query={"release": release} if release else None)
+    body = texts(at)
+    assert spec.title in body
+    assert f"Data: {RELEASES[release or 'classic']}" in body
     assert not black_marks(at), f"pure black marks on {spec.url_path or 'home'}: {black_marks(at)}"
 
 

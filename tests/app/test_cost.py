@@ -63,7 +63,7 @@ def test_the_link_opens_the_paper_findings():
     _, tabs = section_tabs(at)
     assert len(tabs[0].children) == 0 and len(tabs[1].children) > 0
     assert chart_keys(at) == []
-    assert "What the paper said, and what v0.4.0 shows" in texts(at)
+    assert "What the paper said, and what HELM classic v0.4.0 shows" in texts(at)
 
 
 @pytest.mark.parametrize("value", ["Nope", "", "paper findings", "Capability vs cost,Paper findings"])
@@ -232,7 +232,7 @@ def test_a_release_without_efficiency_says_what_is_missing():
     at = open_with(PAGE, session=loaded_session(without_efficiency(load_release())))
     t = texts(at)
     assert f"recomputed from {NO_EFFICIENCY}'s results" in t
-    assert any("No model in this cohort has a denoised inference time" in str(i.value) for i in at.info)
+    assert any("No model in this cohort has an inference time" in str(i.value) for i in at.info)
     assert "cost_bubble" not in chart_keys(at)
     at.radio(key="cost").set_value("params").run()
     assert "cost_bubble" in chart_keys(at)

@@ -233,3 +233,40 @@ def test_no_model_in_the_cohort_warns_in_every_section(release):
             open_section(at, label)
         assert any("No model matches the sidebar's cohort" in str(w.value) for w in at.warning), label
         assert chart_keys(at) == []
+
+
+LITE_SCENARIOS = ["NarrativeQA", "NaturalQuestions (open-book)", "NaturalQuestions (closed-book)", "OpenbookQA", "MMLU",
+                  "MATH", "GSM8K", "LegalBench", "MedQA", "WMT 2014"]
+LATER_BLANK = {"Calibration", "Robustness", "Fairness", "Bias", "Toxicity"}
+
+
+@pytest.mark.parametrize("release,scenarios", [("lite", LITE_SCENARIOS),
+                                               ("capabilities", ["MMLU-Pro", "GPQA", "IFEval", "WildBench",
+                                                                 "Omni-MATH"])])
+@pytest.mark.parametrize("view", ["schema", "data"])
+def test_a_later_release_grid_is_its_scenarios_with_five_groups_blank(release, scenarios, view):
+    """?release=lite: the grid draws Lite's 10 scenarios × the seven groups; calibration, robustness, fairness,
+    bias and toxicity are blank for every scenario, accuracy and efficiency measured; no paper view."""
+    at = open_story_page(PAGE, query={"release": release, "view": view})
+    assert list(at.radio(key="view").options) == ["schema", "data"]
+    cells = _chart_data(at)
+    assert list(dict.fromkeys(cells["scenario"])) == scenarios
+    assert len(cells) == len(scenarios) * 7
+    blank = cells[~cells["measured"]]
+    assert set(blank["group_label"]) == LATER_BLANK
+    assert len(blank) == len(scenarios) * 5
+    assert set(cells.loc[cells["measured"], "group_label"]) == {"Accuracy", "Efficiency"}
+    n = len(scenarios) * 7
+    assert f"{len(scenarios) * 2} of {n} cells measured, {len(scenarios) * 5} blank" in texts(at)
+    assert "98 of the 112" not in texts(at)  # the paper's claim is about classic only
+    links = [(p.proto.page, p.proto.query_string) for p in at.get("page_link") if "HELM classic" in p.proto.label]
+    assert links == [("grid", "release=classic")]
+
+
+def test_a_later_release_cell_detail_says_why_a_group_is_blank():
+    at = open_story_page(PAGE, query={"release": "lite", "cell": "MedQA|toxicity"})
+    t = texts(at)
+    assert "HELM Lite v1.13.0 publishes no Toxicity column for any scenario" in t
+    # a classic-only cell token is rejected on Lite (and the other way round)
+    at = open_story_page(PAGE, query={"release": "lite", "cell": "XSUM|toxicity"})
+    assert at.selectbox(key="cell").value is None

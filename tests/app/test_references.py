@@ -70,4 +70,4 @@ def test_provenance_table_lists_repositories_and_licences():
 
 def test_bibtex_download_button():
     at = open_at(PAGE)
-    assert any("Download BibTeX (15 entries)" in b.proto.label for b in at.get("download_button"))
+    assert any("Download BibTeX (17 entries)" in b.proto.label for b in at.get("download_button"))

@@ -13,8 +13,9 @@ from .test_all_pages import black_marks
 PAGES = nav.available_pages()
 # The pages with several charts: built one section at a time so the first load draws one section (DESIGN.md §7);
 # and Prompts & Completions, whose views of the bundled runs (side by side, trials, browser) are built one at a time.
-SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "runs"}
+SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "releases", "runs"}
 BY_PATH = {p.url_path: p for p in PAGES}
+RELEASE_NAMES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capabilities": "HELM Capabilities v1.15.0"}
 
 
 def _sections(spec) -> tuple[str, list[str]]:
@@ -29,18 +30,22 @@ def test_exactly_the_multi_chart_pages_have_sections():
 
 
 @pytest.mark.parametrize("path", sorted(SECTIONED))
-@pytest.mark.parametrize("cohort", ["all", "paper"])
-def test_every_section_builds_alone(path, cohort):
+@pytest.mark.parametrize("cohort,release", [("all", "classic"), ("paper", "classic"), ("all", "lite"),
+                                            ("paper", "capabilities")])
+def test_every_section_builds_alone(path, cohort, release):
+    """Every section of every sectioned page, alone, on each bundled release (the cohort does not filter a later
+    release: its radio is disabled there), with the release named on the page."""
     spec = BY_PATH[path]
     key, labels = _sections(spec)
     assert key == f"{path}_section"
     assert len(labels) >= 2 and len(set(labels)) == len(labels)
     declared = None
     for label in labels:
-        at = open_page(spec.file, query={key: label, "cohort": cohort})
+        at = open_page(spec.file, query={key: label, "cohort": cohort, "release": release})
         _, tabs = section_tabs(at)
         assert [len(t.children) > 0 for t in tabs] == [t.label == label for t in tabs], label
         assert spec.title in texts(at)
+        assert f"Data: {RELEASE_NAMES[release]}" in texts(at)
         assert not black_marks(at), (label, black_marks(at))
         keys = set(at.session_state["_qp_allowed"])
         if declared is None:

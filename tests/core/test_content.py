@@ -244,7 +244,7 @@ def test_every_reference_has_required_fields_and_an_allowed_url(ref):
             assert ref.url.endswith(ref.acl_anthology)
 
 
-@pytest.mark.parametrize("topics,expected", [((), 15), (("critique",), 4), (("provenance",), 4),
+@pytest.mark.parametrize("topics,expected", [((), 17), (("critique",), 4), (("provenance",), 6),
                                              (("critique", "efficiency"), 5)])
 def test_topic_filter(topics, expected):
     assert len(REFS.with_topics(topics)) == expected

@@ -59,3 +59,47 @@ def test_real_runs_are_small_and_hold_only_the_chosen_runs():
     raw = (mixtral / "scenario_state.json").read_text()
     assert '"id233"' not in raw and '"id196"' not in raw
     assert raw.count('"train_trial_index"') == 98
+
+
+RELEASE_FILES = {
+    "lite": ["results.csv", "models.csv", "scenarios.csv", "metric_groups.csv", "design_grid.csv",
+             "published_win_rates.csv", "meta.json"],
+    "capabilities": ["results.csv", "models.csv", "scenarios.csv", "metric_groups.csv", "design_grid.csv",
+                     "meta.json"],
+}
+
+
+@pytest.mark.skipif(not SOURCE.exists(), reason="../shared/helm_reference is absent (as on a user's clone)")
+def test_rebuild_matches_committed_later_releases(tmp_path):
+    """data/releases/ (HELM Lite, Capabilities and the cross-release model matches) is what a fresh build makes."""
+    out = tmp_path / "data"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "build_data.py"), "--source", str(SOURCE), "--out", str(out)],
+                   check=True, capture_output=True)
+    for release, names in RELEASE_FILES.items():
+        built = sorted(p.name for p in (out / "releases" / release).iterdir())
+        assert built == sorted(names), (release, built)
+        for name in names:
+            assert filecmp.cmp(out / "releases" / release / name, ROOT / "data" / "releases" / release / name,
+                               shallow=False), f"data/releases/{release}/{name} differs from a fresh build"
+    assert filecmp.cmp(out / "releases" / "model_matches.csv", ROOT / "data" / "releases" / "model_matches.csv",
+                       shallow=False)
+
+
+@pytest.mark.skipif(not SOURCE.exists(), reason="../shared/helm_reference is absent (as on a user's clone)")
+@pytest.mark.parametrize("release,file", [("lite", "helm_lite_v1.13.0_long.csv"),
+                                          ("capabilities", "helm_capabilities_v1.15.0_long.csv")])
+def test_later_release_keeps_every_cell_of_the_reference(release, file):
+    """Every non-aggregate cell of the reference table is in results.csv with the same value; missing stays missing."""
+    import pandas as pd
+
+    ref = pd.read_csv(SOURCE / "releases" / file)
+    ref = ref[ref["scenario"] != "(aggregate)"]
+    ours = pd.read_csv(ROOT / "data" / "releases" / release / "results.csv")
+    assert len(ours) == len(ref)
+    tabs = {"Accuracy": "accuracy", "Efficiency": "efficiency", "General information": "general_information"}
+    ref = ref.assign(metric_group=ref["tab"].map(tabs))
+    merged = ref.merge(ours, on=["model", "scenario", "metric_group", "metric"], how="left", suffixes=("_ref", ""),
+                       validate="one_to_one")
+    assert merged["value"].isna().equals(merged["value_ref"].isna())
+    both = merged["value"].notna()
+    assert (merged.loc[both, "value"] - merged.loc[both, "value_ref"]).abs().max() == 0

@@ -95,7 +95,7 @@ def test_bad_step_shows_step_1_and_a_notice(server, page):
 
 
 @pytest.mark.parametrize("path, key, option, expect", [
-    ("references", "topic", "critique", "4 of 15 entries"),
+    ("references", "topic", "critique", "4 of 17 entries"),
     ("threads", "thread", "safety-classification", "Safety classification"),
 ])
 def test_choice_round_trips_through_the_url(server, browser, page, path, key, option, expect):

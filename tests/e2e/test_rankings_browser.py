@@ -112,7 +112,7 @@ def test_cost_renders_cleanly_with_its_chart(server, page):
     assert "cost_section=Paper+findings" in page.url or "cost_section=Paper%20findings" in page.url
     assert charts_drawn(page) == 0
     text = main_text(page)
-    assert "What the paper said, and what v0.4.0 shows" in text
+    assert "What the paper said, and what HELM classic v0.4.0 shows" in text
     assert "rank correlation of accuracy win rate with runtime is +0.43" in text
 
 

@@ -1,0 +1,139 @@
+"""AppTest: the Moving Targets page (HELM classic, Lite and Capabilities side by side). Its sentences are checked
+against numbers recomputed from the tidy files in data/ with plain pandas (not helm_core), on every release the
+sidebar offers, and the limits stepper's moving-targets step links to it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from helm_core import content
+from ui import nav
+
+from .critique_helpers import open_at, page_links
+from .helpers import open_section, open_story_page, section_labels, tables, texts
+
+PAGE = nav.spec_for("releases").file
+DATA = Path(__file__).resolve().parents[2] / "data"
+SECTIONS = ["Timeline", "Metric orbit", "Model turnover", "Saturation", "Same model"]
+
+
+def _models(name: str) -> pd.DataFrame:
+    return pd.read_csv(DATA / "models.csv" if name == "classic" else DATA / "releases" / name / "models.csv")
+
+
+def _results(name: str) -> pd.DataFrame:
+    return pd.read_csv(DATA / "results.csv" if name == "classic" else DATA / "releases" / name / "results.csv")
+
+
+@pytest.mark.parametrize("release", ["classic", "lite", "capabilities"])
+def test_every_section_runs_on_every_release(release):
+    at = open_story_page(PAGE, query={"release": release})
+    assert section_labels(at) == SECTIONS
+    for label in SECTIONS:
+        open_section(at, label)
+        assert "This page compares the three bundled releases" in texts(at)
+
+
+def test_timeline_counts_match_the_tidy_files():
+    at = open_story_page(PAGE)
+    t = texts(at)
+    for name, label in (("classic", "HELM classic v0.4.0"), ("lite", "HELM Lite v1.13.0"),
+                        ("capabilities", "HELM Capabilities v1.15.0")):
+        res = _results(name)
+        groups = {"accuracy", "calibration", "robustness", "fairness", "bias", "toxicity", "efficiency"} & set(
+            res.loc[res["value"].notna(), "metric_group"])
+        n_models, n_scen = _models(name)["model"].nunique(), res["scenario"].nunique()
+        assert (f"**{label}**: {n_models:,} models, {n_scen} scenarios, {len(groups)} of the 7 classic metric "
+                "groups measured") in t
+
+
+def test_turnover_names_the_classic_models_still_on_lite():
+    at = open_story_page(PAGE, query={"releases_section": "Model turnover"})
+    classic, lite = _models("classic"), _models("lite")
+    kept = classic.merge(lite, on="helm_id", suffixes=("_c", "_l"))
+    assert f"**{len(kept)} of the {len(classic)} HELM classic v0.4.0 models are still on HELM Lite v1.13.0**" \
+        in texts(at)
+    table = next(d for d in tables(at) if "HELM id" in d.columns)
+    assert sorted(table["HELM id"]) == sorted(kept["helm_id"])
+    assert dict(zip(table["HELM id"], table["name in HELM Lite v1.13.0"])) == dict(zip(kept["helm_id"],
+                                                                                     kept["model_l"]))
+
+
+def test_saturation_best_scores_match_the_tidy_files():
+    at = open_story_page(PAGE, query={"releases_section": "Saturation"})
+    t = texts(at)
+    for s in ["MMLU", "NarrativeQA", "NaturalQuestions (closed-book)", "NaturalQuestions (open-book)", "OpenbookQA"]:
+        best = {}
+        for name in ("classic", "lite"):
+            r = _results(name)
+            r = r[(r["metric_group"] == "accuracy") & (r["scenario"] == s) & ~r["note"].fillna("").str.startswith("☠")]
+            best[name] = r["value"].max()
+        assert (f"**{s}**: best {best['classic']:.3f} in classic, {best['lite']:.3f} in Lite "
+                f"({best['lite'] - best['classic']:+.3f})") in t
+    assert "HELM Capabilities v1.15.0 shares no scenario name with either" in t
+
+
+def test_same_model_section_shows_the_caveat_and_the_pairs():
+    at = open_story_page(PAGE, query={"releases_section": "Same model"})
+    t = texts(at)
+    assert content.load_claims()["releases_not_same_measurement"].statement in t
+    c = _results("classic").merge(_models("classic")[["model", "helm_id"]], on="model")
+    lt = _results("lite").merge(_models("lite")[["model", "helm_id"]], on="model")
+    pairs = c[c["metric_group"] == "accuracy"].merge(lt[lt["metric_group"] == "accuracy"], on=["helm_id", "scenario"])
+    pairs = pairs.dropna(subset=["value_x", "value_y"])
+    assert (f"**{pairs['helm_id'].nunique()} models × {pairs['scenario'].nunique()} scenarios = {len(pairs)} pairs**"
+            in t)
+    assert f"The median absolute difference is **{(pairs['value_y'] - pairs['value_x']).abs().median():.3f}**" in t
+
+
+def test_the_limits_moving_target_step_links_here():
+    steps = content.load_steps()
+    k = next(i for i, s in enumerate(steps, start=1) if s.id == "moving")
+    at = open_at(nav.spec_for("limits").file, {"step": str(k)})
+    assert any(page == "releases" for _, page, _ in page_links(at))
+
+
+def test_sidebar_release_labels_are_the_loaded_names():
+    from helm_core.data import load_bundled
+    from ui import cache
+
+    assert {k: load_bundled(k).name for k in cache.RELEASES} == cache.RELEASES
+
+
+@pytest.mark.parametrize("bad", ["mmlu", "Lite", "../data", ""])
+def test_a_bad_release_in_the_link_falls_back_to_classic_with_a_notice(bad):
+    from .helpers import open_page
+
+    at = open_page(nav.spec_for("grid").file, query={"release": bad})
+    assert "Data: HELM classic v0.4.0" in texts(at)
+    assert any("release" in str(t.value) for t in at.toast)
+
+
+@pytest.mark.parametrize("release", ["lite", "capabilities"])
+def test_the_cohort_does_not_filter_a_later_release(release):
+    from .helpers import open_page
+
+    at = open_page(None, query={"release": release, "cohort": "paper"})
+    assert at.radio(key="cohort").disabled
+    n = len(pd.read_csv(DATA / "releases" / release / "models.csv"))
+    assert f"{n} models selected" in texts(at)
+    assert "The cohort applies to HELM classic only" in texts(at)
+
+
+@pytest.mark.parametrize("release,name", [("lite", "HELM Lite v1.13.0"), ("capabilities", "HELM Capabilities v1.15.0")])
+@pytest.mark.parametrize("path,lacks", [("calibration", "calibration"), ("metrics", "calibration, robustness, "
+                                        "fairness, bias, toxicity"), ("cost", "toxicity"), ("grid", None)])
+def test_views_a_later_release_cannot_fill_say_so_and_link_to_classic(release, name, path, lacks):
+    from .helpers import open_page
+
+    at = open_page(nav.spec_for(path).file, query={"release": release})
+    if lacks:
+        assert any(f"**{name} has no {lacks} cells.**" in str(i.value) for i in at.info)
+    links = [(p.proto.page, p.proto.query_string) for p in at.get("page_link") if "HELM classic" in p.proto.label]
+    assert links == [(path, "release=classic")]
+    # ... and on classic, no such notice or link
+    at = open_page(nav.spec_for(path).file, query={"release": "classic"})
+    assert not any("has no" in str(i.value) and "cells.**" in str(i.value) for i in at.info)
+    assert not [p for p in at.get("page_link") if "on HELM classic" in p.proto.label or "for HELM classic" in p.proto.label]
