@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from helm_core import fmt
 from ui import cache, components, nav, presenter, state
 
 state.start_run()
@@ -40,10 +41,11 @@ with st.sidebar:
     state.allow("cohort", state.COHORTS)
     # Bound widgets write their option text into the URL, so options are the URL tokens themselves.
     st.radio(
-        "Cohort", options=list(state.COHORTS), captions=list(state.COHORTS.values()), index=0,
+        "Cohort", options=list(state.COHORTS), captions=list(state.COHORTS.values()),
+        index=list(state.COHORTS).index(state.DEFAULT_COHORT),
         key="cohort", bind="query-params",
-        help="Which models every page uses: all models of the loaded release, or the models the 2022 paper "
-             "ran on the core scenarios.",
+        help="Which models every page uses: the models the 2022 paper ran on the core scenarios (the default), "
+             "or all models of the loaded release.",
     )
     state.allow("access", state.ACCESS, multi=True)
     st.multiselect(
@@ -51,7 +53,9 @@ with st.sidebar:
         help="HELM's access levels: open weights, limited (API), closed (no public access).",
     )
     models = cache.active_models()
-    st.caption(f"{len(models)} models selected · {cache.active_release().name}")
+    fallback = cache.active_cohort() != state.cohort()
+    st.caption(f"{fmt.count(len(models), 'model')} selected · {cache.active_release().name}"
+               + (" · no model of this dataset is in the 2022 paper's cohort, so every model is shown" if fallback else ""))
     presenter.toggle()
 
 counter = presenter.bar(pg.url_path) if presenter.is_on() else None

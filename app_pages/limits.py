@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import content, limits_evidence, summary
+from helm_core import content, fmt, limits_evidence, summary
 from helm_core.data import DataError
 from ui import cache, charts_critique, components, state, stepper
 
 load_steps = st.cache_resource(show_spinner=False)(content.load_steps)
 headline_counts = cache.on_release(summary.headline_counts)
+blank_sentence = cache.on_release(summary.blank_sentence)
 blank_cells = cache.on_release(limits_evidence.blank_cells_by_group)
 model_set_effect = cache.on_release(limits_evidence.model_set_effect)
 seed_ranges = cache.on_release(limits_evidence.seed_ranges)
@@ -39,18 +40,20 @@ def evidence_dense() -> None:
         st.info(NO_MODELS)
         return
     c = headline_counts(models)
-    acc = blank_cells(models).set_index("metric_group").loc["accuracy"]
-    share_acc = acc["measured"] / acc["cells"] if acc["cells"] else float("nan")
-    share_all = c["core_cells_measured"] / c["core_cells"] if c["core_cells"] else float("nan")
     cols = st.columns(4)
-    cols[0].metric("Models, same exam", f"{c['models']:,}")
-    cols[1].metric("Core scenarios", f"{c['scenarios']:,}")
-    cols[2].metric("Model × scenario cells with accuracy", f"{share_acc:.1%}",
-                   help=f"{int(acc['measured']):,} of {int(acc['cells']):,} cells have the scenario's main accuracy metric.")
-    cols[3].metric("… with each of the 7 metric groups", f"{share_all:.1%}",
-                   help=f"{c['core_cells_measured']:,} of {c['core_cells']:,} model × scenario × group cells have a value.")
-    st.caption(f"Computed from {rel.name} for the {c['models']:,} models of the sidebar's cohort. The paper's 96.0% "
-               "is about its own models: choose the 'paper' cohort in the sidebar to compare like with like.")
+    cols[0].metric("Models, same exam", fmt.count(c["models"]))
+    cols[1].metric("Core scenarios", fmt.count(c["scenarios"]))
+    cols[2].metric("Model × scenario cells with accuracy", fmt.ratio(c["accuracy_measured"], c["accuracy_cells"]),
+                   help=summary.coverage_help(c))
+    cols[3].metric("Cells HELM's schema lists, measured", fmt.ratio(c["core_cells_listed_measured"], c["core_cells_listed"]),
+                   help=f"{fmt.count(c['core_cells_listed_measured'])} of "
+                        f"{fmt.count(c['core_cells_listed'], 'model × scenario × group cell')} that HELM's schema lists "
+                        f"have a value; the {fmt.count(c['core_cells_by_design'], 'cell')} the schema leaves blank by "
+                        "design are not counted.")
+    tail = ("the models the paper's 96.0% is about; choose 'all' in the sidebar to add the models HELM ran later."
+            if cache.active_cohort() == "paper" else
+            "the paper's 96.0% is about its own models: choose the 'paper' cohort in the sidebar to compare like with like.")
+    st.caption(f"Computed from {rel.name} for the {fmt.count(c['models'], 'model')} of the sidebar's cohort, {tail}")
 
 
 def evidence_blank_cells() -> None:
@@ -65,6 +68,9 @@ def evidence_blank_cells() -> None:
     worst = df.sort_values("blank_share", ascending=False).iloc[0]
     st.caption(f"Computed from {rel.name}: {worst['label']} is blank in {worst['blank_share']:.0%} of the "
                f"{int(worst['cells']):,} model × scenario cells of this cohort. Hatching separates the two kinds of blank.")
+    sentence = blank_sentence(models)
+    if sentence:
+        st.caption(components.text(sentence))
 
 
 def evidence_model_set() -> None:

@@ -84,11 +84,22 @@ def clear_all() -> None:
     st.cache_resource.clear()
 
 
-def active_models() -> tuple[str, ...]:
-    """The models of the sidebar's cohort and access filter, on the active release."""
+def active_cohort() -> str:
+    """The sidebar's cohort, or "all" when the active release holds no model of the 2022 paper's cohort (a loaded
+    suite, a later release): the paper's cohort is the default, and an empty default would show nothing."""
     from . import state
 
-    return tuple(_cohort_models(state.cohort(), state.access_levels()))
+    chosen = state.cohort()
+    if chosen == "paper" and not bool(active_release().models["paper_cohort"].fillna(False).astype(bool).any()):
+        return "all"
+    return chosen
+
+
+def active_models() -> tuple[str, ...]:
+    """The models of the sidebar's cohort (see active_cohort) and access filter, on the active release."""
+    from . import state
+
+    return tuple(_cohort_models(active_cohort(), state.access_levels()))
 
 
 @functools.wraps(data.cohort_models)

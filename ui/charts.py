@@ -5,6 +5,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from helm_core import fmt
+
 # Okabe–Ito: colour-blind-safe categorical palette.
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION, YELLOW, BLACK = OKABE_ITO
@@ -35,7 +37,7 @@ def figure(spec: dict) -> go.Figure:
 
 
 def fmt_value(v: float, digits: int = 3) -> str:
-    return "no value" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.{digits}f}"
+    return fmt.value(v, digits)
 
 
 def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: list[str], *,

@@ -7,6 +7,8 @@ import plotly.graph_objects as go
 
 from helm_core.data import GROUP_LABELS
 
+from helm_core import fmt
+
 from .charts import BLACK, BLUE, GREY, INK, ORANGE, VERMILLION, base_layout, fmt_value
 
 UP, DOWN, SAME = BLUE, VERMILLION, GREY
@@ -14,18 +16,12 @@ HARM_SCALE = "Cividis"
 
 
 def fmt_params(p: float | None, speculative: bool = False) -> str:
-    """175000000000 -> "175B"; NaN -> "undisclosed"; a speculative size gets HELM's "*"."""
-    if p is None or (isinstance(p, float) and np.isnan(p)):
-        return "undisclosed"
-    if p >= 1e9:
-        s = f"{p / 1e9:.1f}".rstrip("0").rstrip(".") + "B"
-    else:
-        s = f"{p / 1e6:.0f}M"
-    return s + ("*" if speculative else "")
+    """175000000000 -> "175B"; NaN -> "undisclosed"; a speculative size gets HELM's "*" (helm_core.fmt)."""
+    return fmt.params(p, speculative)
 
 
 def fmt_pct(v: float, digits: int = 0) -> str:
-    return "no value" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.{digits}%}"
+    return fmt.share(v, digits)
 
 
 def group_label(g: str) -> str:

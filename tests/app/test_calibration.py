@@ -125,7 +125,7 @@ def test_bin_strategy_switch_changes_the_bins():
 
 
 def test_scenario_switch_and_verdicts():
-    at = open_page(PAGE, section="Accuracy and calibration")
+    at = open_page(PAGE, section="Accuracy and calibration", query={"cohort": "all"})
     assert at.selectbox(key="cal_scenario").value == "HellaSwag"
     assert float(_metrics(at)["Rank correlation, accuracy vs ECE"]) > 0.5
     at.selectbox(key="cal_scenario").set_value("OpenbookQA").run()
@@ -136,7 +136,7 @@ def test_scenario_switch_and_verdicts():
 
 
 def test_interface_switch_shows_each_method():
-    at = open_page(PAGE, section="Switch interfaces")
+    at = open_page(PAGE, section="Switch interfaces", query={"cohort": "all"})
     assert "A. In the oven" in at.text[0].value
     assert "Illustration" in texts(at)
     at.button_group(key="cal_method").set_value("separate").run()
@@ -149,7 +149,7 @@ def test_interface_switch_shows_each_method():
 
 
 def test_models_without_ece_are_listed():
-    at = open_page(PAGE, section="Switch interfaces")
+    at = open_page(PAGE, section="Switch interfaces", query={"cohort": "all"})
     t = texts(at)
     assert "gpt-3.5-turbo-0301" in t and "Falcon (40B)" in t
     never = cal.models_without_ece(load_release())

@@ -30,7 +30,7 @@ def left_out_table(at):
 
 
 def test_default_chart_lists_the_models_without_runtime():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cohort": "all"})
     t = texts(at)
     assert "cost_bubble" in chart_keys(at)
     assert len(drawn_models(at)) == 26
@@ -74,7 +74,7 @@ def test_a_bad_section_in_the_link_opens_the_first(value):
 
 
 def test_axes_and_recipe_survive_a_visit_to_the_paper_findings():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cohort": "all"})
     at.radio(key="cost").set_value("params").run()
     at.radio(key="harm").set_value("gender_repr").run()
     at.radio(key="recipe").set_value("safety").run()
@@ -103,7 +103,7 @@ def test_a_link_to_the_paper_findings_keeps_the_axes_and_recipe():
 
 
 def test_switching_cost_to_parameters_shows_every_model_with_a_size():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cohort": "all"})
     at.radio(key="cost").set_value("params").run()
     assert len(drawn_models(at)) == 65
     out = left_out_table(at)
@@ -141,7 +141,7 @@ def test_bubble_builder_marks_undisclosed_sizes_and_missing_harm():
 
 
 def test_recipe_top_three_is_highlighted_and_changes_with_the_recipe():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cohort": "all"})
     # Holistic's top three have no runtime: the page says so rather than dropping them silently.
     assert "Not on this chart from the Holistic top three:** #1 Llama 2 (70B)" in texts(at)
     at.radio(key="recipe").set_value("safety").run()
@@ -166,7 +166,7 @@ def test_moving_a_weight_here_makes_the_recipe_custom():
 @pytest.mark.parametrize("cap,phrase", [("win_rate", "HELM's published group win rates"),
                                         ("mean_accuracy", "Mean accuracy: mean over the")])
 def test_capability_axis(cap, phrase):
-    at = open_with(PAGE, {"cap": cap})
+    at = open_with(PAGE, {"cohort": "all", "cap": cap})
     assert at.radio(key="cap").value == cap
     assert phrase in texts(at)
     x = values(traces(at)["size disclosed (bubble grows with log parameters)"]["x"])
@@ -198,7 +198,7 @@ def test_bad_link_values_fall_back_without_an_error(query):
 
 
 def test_claims_are_checked_against_v040():
-    at = open_page(PAGE, query={"cost_section": "Paper findings"})
+    at = open_page(PAGE, query={"cohort": "all", "cost_section": "Paper findings"})
     t = texts(at)
     assert "every model with an accuracy win rate above 55% has at least 50B parameters" in t
     assert "HELM classic v0.4.0 disagrees** (published accuracy win rates, this cohort): 17 models" in t
@@ -229,7 +229,7 @@ def test_three_model_cohort():
 
 
 def test_a_release_without_efficiency_says_what_is_missing():
-    at = open_with(PAGE, session=loaded_session(without_efficiency(load_release())))
+    at = open_with(PAGE, {"cohort": "all"}, session=loaded_session(without_efficiency(load_release())))
     t = texts(at)
     assert f"recomputed from {NO_EFFICIENCY}'s results" in t
     assert any("No model in this cohort has a denoised inference time" in str(i.value) for i in at.info)
