@@ -47,6 +47,20 @@ def claim(claim_id: str, *, compact: bool = False) -> None:
         st.caption(caption)
 
 
+def cohort_label(n_models: int | None = None) -> str:
+    """The sidebar's cohort in words, for sentences computed on it: "the 2022 paper's cohort (28 models)",
+    "every model of the release, open access (20 models)"."""
+    from . import state as _state
+
+    c = cache.active_cohort()
+    base = "the 2022 paper's cohort" if c == "paper" else "every model of the release"
+    access = _state.access_levels()
+    if set(access) != set(_state.ACCESS):
+        base += ", " + " and ".join(access) + " access"
+    n = len(cache.active_models()) if n_models is None else n_models
+    return f"{base} ({fmt.count(n, 'model')})"
+
+
 def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = None, data_name: str | None = None,
           main: bool = False, **kwargs):
     """A plotly chart with a stable key, a text alternative, and its data as a table and CSV download.

@@ -47,7 +47,7 @@ def go_to(page, title: str) -> None:
 
 
 def test_upload_switches_every_page(server, page, tmp_path):
-    open_url(page, f"{server}/data")
+    open_url(page, f"{server}/data?cohort=all")
     assert_clean(page)
     upload(page, zip_suite(tmp_path / "demo.zip"))
     page.get_by_text("Now showing: Your HELM output (demo.zip)").wait_for(timeout=60_000)
@@ -70,14 +70,14 @@ def test_upload_switches_every_page(server, page, tmp_path):
 def test_broken_zip_keeps_the_dataset(server, page, tmp_path):
     bad = tmp_path / "broken.zip"
     bad.write_bytes(bytes(range(256)) * 8)
-    open_url(page, f"{server}/data")
+    open_url(page, f"{server}/data?cohort=all")
     upload(page, bad)
     page.get_by_text("not a readable zip archive").wait_for(timeout=60_000)
     wait_settled(page)
     assert_clean(page)
     assert "keeps showing HELM classic v0.4.0" in page.locator('[data-testid="stAlert"]').first.inner_text()
     go_to(page, "HELM As Evaluation Plumbing")
-    assert "67" in metric(page, "Models")
+    assert "28" in metric(page, "Models")  # the default cohort: the 2022 paper's
 
 
 def test_uploads_do_not_leak_to_other_sessions(server, browser, page, tmp_path):
