@@ -196,7 +196,9 @@ def test_exclude_policy_ranks_only_complete_models():
     at = open_page(PAGE, query={"cohort": "all"})
     at.radio(key="missing").set_value("exclude").run()
     t = texts(at)
-    assert "are left out; **25** are ranked" in t
+    assert "are left out; **25** are ranked, in both columns" in t
+    acc_table = next(d for d in tables(at) if "win rate" in d.columns)
+    assert acc_table["rank"].astype(int).max() <= 25  # accuracy ranks among the same 25 models
     assert "†" not in podium_lines(at, "Recipe: Holistic")
     assert podium_lines(at, "Recipe: Holistic").startswith("**#1 text-davinci-002**")
 
