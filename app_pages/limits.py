@@ -130,8 +130,8 @@ def evidence_contamination() -> None:
     counts = limits_evidence.contamination_counts(df)
     cols = st.columns(2)
     cols[0].metric("☠ strongly contaminated cells", f"{counts['strong_cells']:,}",
-                   help=f"{counts['strong_models']} model(s); left out of win rates, as HELM does.")
-    cols[1].metric("⚠ weaker flags", f"{counts['weaker_cells']:,}", help=f"{counts['weaker_models']} model(s).")
+                   help=f"{fmt.count(counts['strong_models'], 'model')}; left out of win rates, as HELM does.")
+    cols[1].metric("⚠ weaker flags", f"{counts['weaker_cells']:,}", help=f"{fmt.count(counts['weaker_models'], 'model')}.")
     shown = df.assign(flag=df["mark"] + " " + df["level"])[
         ["flag", "model", "scenario", "metric", "accuracy", "in_win_rates"]]
     st.dataframe(shown, hide_index=True, width="stretch",

@@ -86,7 +86,7 @@ def test_selecting_a_cell_opens_the_detail_panel():
     detail = [d.value for d in at.dataframe if "EM" in d.value.columns]
     assert detail and len(detail[0]) == 32
     assert detail[0]["EM"].is_monotonic_decreasing
-    assert any("35 model(s) of the cohort without a value" in e.label for e in at.expander)
+    assert any("35 models of the cohort without a value" in e.label for e in at.expander)
 
 
 @pytest.mark.parametrize("token,needle", [
