@@ -25,7 +25,14 @@ def base_layout(fig: go.Figure, *, height: int | None = None, title: str | None 
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
     )
     if title:
-        fig.update_layout(title=dict(text=title, x=0, xanchor="left"))
+        if any(getattr(t, "showlegend", None) is not False for t in fig.data) and len(fig.data) > 1:
+            # A chart with a legend above it: the title heads the legend box, so the two can never be drawn over
+            # each other, at any width or height (the legend grows and pushes the plot down as a whole).
+            fig.update_layout(legend=dict(title=dict(text=f"<b>{title}</b>", side="top",
+                                                     font=dict(size=14))),
+                              margin=dict(t=10))
+        else:
+            fig.update_layout(title=dict(text=title, x=0, xanchor="left"))
     if height:
         fig.update_layout(height=height)
     return fig
