@@ -46,7 +46,7 @@ def test_default_shows_a_labelled_simulation():
     expected = cal.simulated_reliability(0.7, 0.5, 1000, 10, "equal_mass", 0)["ece"]
     assert m["ECE"] == f"{expected:.3f}"
     fig = _figure(at, "calibration_reliability")
-    assert "SIMULATION" in fig["layout"]["title"]["text"]
+    assert "SIMULATION" in fig["layout"]["legend"]["title"]["text"]  # the title heads the legend (no overlap)
     assert any("SIMULATION" in a["text"] for a in fig["layout"]["annotations"])
 
 
