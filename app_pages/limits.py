@@ -43,9 +43,9 @@ def evidence_dense() -> None:
     cols = st.columns(4)
     cols[0].metric("Models, same exam", fmt.count(c["models"]))
     cols[1].metric("Core scenarios", fmt.count(c["scenarios"]))
-    cols[2].metric("Model × scenario cells with accuracy", fmt.ratio(c["accuracy_measured"], c["accuracy_cells"]),
+    cols[2].metric("Accuracy measured", fmt.ratio(c["accuracy_measured"], c["accuracy_cells"]),
                    help=summary.coverage_help(c))
-    cols[3].metric("Cells HELM's schema lists, measured", fmt.ratio(c["core_cells_listed_measured"], c["core_cells_listed"]),
+    cols[3].metric("Schema cells measured", fmt.ratio(c["core_cells_listed_measured"], c["core_cells_listed"]),
                    help=f"{fmt.count(c['core_cells_listed_measured'])} of "
                         f"{fmt.count(c['core_cells_listed'], 'model × scenario × group cell')} that HELM's schema lists "
                         f"have a value; the {fmt.count(c['core_cells_by_design'], 'cell')} the schema leaves blank by "

@@ -97,6 +97,23 @@ def _cross(x: int, y: int, colour: str) -> dict:
                 path=f"M {x - h} {y - h} L {x + h} {y + h} M {x - h} {y + h} L {x + h} {y - h}")
 
 
+def _tile_index(x_order: list[str], y_order: list[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Category positions of a tile grid (rows top to bottom in `y_order`)."""
+    return {g: i for i, g in enumerate(x_order)}, {s: i for i, s in enumerate(reversed(y_order))}
+
+
+def _tile_layout(fig: go.Figure, shapes: list[dict], x_order: list[str], y_order: list[str]) -> go.Figure:
+    """Finish a tile grid: category axes spanning exactly the tiles (the legend keys' empty traces would
+    otherwise make them linear), the tiles as shapes, click-to-select, the legend below."""
+    _square_axes(fig, x_order, y_order)
+    fig.update_xaxes(type="category", range=[-0.5, len(x_order) - 0.5], showline=False)
+    fig.update_yaxes(type="category", range=[-0.5, len(y_order) - 0.5], showline=False)
+    fig.update_layout(shapes=shapes, clickmode="event+select", dragmode=False)
+    base_layout(fig, height=ROW_PX * len(y_order) + 150)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, xanchor="left", x=0))
+    return fig
+
+
 def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_order: list[str]) -> go.Figure:
     """The 16 × 7 grid as real tiles: equal rectangles in axis units (layout shapes), so neighbours never
     overlap at any window size, with a small gap between them. Over each tile sits an invisible marker that
@@ -108,8 +125,7 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
     survives reruns.
     """
     fig = go.Figure()
-    xi = {g: i for i, g in enumerate(group_order)}
-    yi = {s: i for i, s in enumerate(reversed(scenario_order))}
+    xi, yi = _tile_index(group_order, scenario_order)
     shapes: list[dict] = []
     meas = cells[cells["measured"]]
     empty = meas.iloc[0:0]
@@ -170,14 +186,7 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
             x=sub["group_label"], y=sub["scenario"], mode="markers", name=label, showlegend=False,
             marker=dict(symbol=BLANK, **hit), customdata=_grid_custom(sub), hovertemplate=GRID_HOVER, **pick,
         ))
-    _square_axes(fig, group_order, scenario_order)
-    # Category axes (the legend keys' empty traces would otherwise make them linear), spanning exactly the tiles.
-    fig.update_xaxes(type="category", range=[-0.5, len(group_order) - 0.5], showline=False)
-    fig.update_yaxes(type="category", range=[-0.5, len(scenario_order) - 0.5], showline=False)
-    fig.update_layout(shapes=shapes, clickmode="event+select", dragmode=False)
-    base_layout(fig, height=ROW_PX * len(scenario_order) + 150)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, xanchor="left", x=0))
-    return fig
+    return _tile_layout(fig, shapes, group_order, scenario_order)
 
 
 # ----------------------------------------------------------------------------- coverage
@@ -326,36 +335,51 @@ def _corr_custom(df: pd.DataFrame) -> np.ndarray | None:
     return c[["token", "scenario", "group_label", "metric_t", "rho_t", "agr_t", "n", "status_t"]].astype(str).to_numpy()
 
 
+def _diverging(v: float) -> str:
+    """The DIVERGING colour of an agreement in [-1, 1]."""
+    t = (min(max(float(v), -1.0), 1.0) + 1) / 2
+    (a, c0), (b, c1) = (DIVERGING[0], DIVERGING[1]) if t <= 0.5 else (DIVERGING[1], DIVERGING[2])
+    return _mix(c0, c1, (t - a) / (b - a))
+
+
 def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order: list[str]) -> go.Figure:
-    """Scenario × group grid of the agreement of each metric with accuracy, as square markers (click to pick a
-    pair); each cell is labelled with its value; cells without a correlation are crossed squares."""
+    """Scenario × group grid of the agreement of each metric with accuracy, as real tiles (shapes, never
+    overlapping) with invisible markers over them that carry the hover and the click to pick a pair; each cell is
+    labelled with its value; cells without a correlation are crossed tiles."""
     corr = corr.copy()
     corr["token"] = corr["scenario"] + "|" + corr["metric_group"]
     fig = go.Figure()
+    xi, yi = _tile_index(group_order, scenario_order)
     ok = corr[corr["agreement"].notna()]
+    none = corr[corr["agreement"].isna()]
     a = ok["agreement"].to_numpy(dtype=float)
+    shapes = [_tile(xi[g], yi[sc], _diverging(v), GREY) for g, sc, v in zip(ok["group_label"], ok["scenario"], a)]
+    for g, sc in zip(none["group_label"], none["scenario"]):
+        shapes += [_tile(xi[g], yi[sc], CLEAR, GREY, 1.5), _cross(xi[g], yi[sc], GREY)]
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="agreement with accuracy (labelled)",
+                             hoverinfo="skip", marker=dict(symbol="square", size=14, color=BLUE)))
+    if len(none):
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="no correlation (crossed): see hover",
+                                 hoverinfo="skip", marker=dict(symbol=BLANK, size=14, color=GREY,
+                                                               line=dict(width=1.5, color=GREY))))
+    hidden = dict(opacity=0)
+    pick = dict(selected=dict(marker=hidden), unselected=dict(marker=hidden))
     fig.add_trace(go.Scatter(
         x=ok["group_label"], y=ok["scenario"], mode="markers+text", name="agreement with accuracy (labelled)",
+        showlegend=False,
         text=[f"{v:+.2f}" for v in a], textfont=dict(size=10, color=list(np.where(np.abs(a) > 0.6, "white", BLACK))),
         textposition="middle center",
-        marker=dict(symbol="square", size=CELL_SIZE + 6, color=a, cmin=-1, cmax=1, colorscale=DIVERGING,
-                    line=dict(width=1, color=GREY),
+        # invisible markers: they carry the colour bar, the hover and the click; the tiles are the shapes
+        marker=dict(symbol="square", size=CELL_SIZE, color=a, cmin=-1, cmax=1, colorscale=DIVERGING, opacity=0,
                     colorbar=dict(title=dict(text="agreement"), thickness=12, len=0.6, y=0.7)),
-        customdata=_corr_custom(ok), hovertemplate=CORR_HOVER,
-        selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 10)), unselected=dict(marker=dict(opacity=0.8)),
+        customdata=_corr_custom(ok), hovertemplate=CORR_HOVER, **pick,
     ))
-    none = corr[corr["agreement"].isna()]
     fig.add_trace(go.Scatter(
         x=none["group_label"], y=none["scenario"], mode="markers", name="no correlation (crossed): see hover",
-        marker=dict(symbol=BLANK, size=CELL_SIZE - 4, color=GREY, line=dict(width=1.5, color=GREY)),
-        customdata=_corr_custom(none), hovertemplate=CORR_HOVER,
-        selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 2)), unselected=dict(marker=dict(opacity=0.8)),
+        showlegend=False, marker=dict(symbol=BLANK, size=CELL_SIZE, color=GREY, opacity=0),
+        customdata=_corr_custom(none), hovertemplate=CORR_HOVER, **pick,
     ))
-    _square_axes(fig, group_order, scenario_order)
-    fig.update_layout(clickmode="event+select", dragmode=False)
-    base_layout(fig, height=ROW_PX * len(scenario_order) + 150)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, xanchor="left", x=0))
-    return fig
+    return _tile_layout(fig, shapes, group_order, scenario_order)
 
 
 def pair_scatter(pairs: pd.DataFrame, x_title: str, y_title: str, lower_is_better: bool | None,

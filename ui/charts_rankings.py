@@ -286,7 +286,15 @@ def capability_cost_bubble(
         in_band = tops[y].isna()
         ty = [band_y[i] if b else v for i, b, v in zip(tops.index, in_band, tops[y])]
         # On the chart a label sits above its ring; in the band, to the left of it (the band's rows are close).
-        positions = ["middle left" if b else "top center" for b in in_band]
+        # Near the right (left) edge of the axis a centred label would be clipped: it leans inwards there.
+        lo_x, hi_x = float(placed["capability"].min()), float(placed["capability"].max())
+        span = (hi_x - lo_x) or 1.0
+
+        def lean(x: float) -> str:
+            rel = (x - lo_x) / span
+            return "top left" if rel > 0.7 else ("top right" if rel < 0.3 else "top center")
+
+        positions = ["middle left" if b else lean(x) for b, x in zip(in_band, tops["capability"])]
         trace = dict(
             mode="markers+text", name="top 3 of the recipe (ringed, labelled)",
             textfont=dict(size=12),  # the theme's text colour, legible on light and dark
@@ -324,10 +332,9 @@ def capability_cost_bubble(
         # room on the left for a band label written to the left of its ring
         left_labels = bool(len(tops)) and bool(tops[y].isna().any())
         fig.update_xaxes(range=[lo - pad - (0.3 * (hi - lo) if left_labels else 0), hi + pad])
-    fig = base_layout(fig, height=620)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.12, xanchor="left", x=0),
-                      margin=dict(b=10, t=20))
-    return fig
+    # The legend above the plot (base_layout): below it, it would cover the x axis's title once the presenter
+    # mode caps the height.
+    return base_layout(fig, height=620)
 
 
 # ----------------------------------------------------------------------------- cached figure specs

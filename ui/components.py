@@ -41,7 +41,8 @@ def claim(claim_id: str, *, compact: bool = False) -> None:
              else ":gray-badge[Note on sources]")
     with st.container(border=not compact):
         st.markdown(f"{badge} {c.statement}")
-        caption = f"Source: {c.source}. {c.confidence.capitalize()}: {CONFIDENCE_LEVELS[c.confidence]}."
+        caption = (f"Source: {c.source}. {c.confidence.capitalize()}: {CONFIDENCE_LEVELS[c.confidence]}."
+                   if c.is_paper_claim else f"Source: {c.source}.")
         if c.note:
             caption += f" Note: {c.note}"
         st.caption(caption)

@@ -150,4 +150,4 @@ def test_blank_cells_step_links_to_the_grid():
 def test_dense_step_computes_coverage_for_the_cohort(cohort, models, coverage):
     at = open_at(PAGE, {"step": "1", "cohort": cohort})
     m = {x.label: x.value for x in at.metric}
-    assert m["Models, same exam"] == models and m["Model × scenario cells with accuracy"] == coverage
+    assert m["Models, same exam"] == models and m["Accuracy measured"] == coverage

@@ -161,7 +161,7 @@ def test_statements_hold_for_the_cohort_shown(spec, cohort, release):
         assert blanks in everything
         assert f"{counts['bookkeeping_values']:,} values" in everything  # bookkeeping counted apart
     if path == "limits":
-        assert f"Model × scenario cells with accuracy: {accuracy}" in screens[0]
+        assert f"Accuracy measured: {accuracy}" in screens[0]
         assert blanks in screens[1]
     if path == "coverage":
         assert "448 of 480 cells (93.3%)" in everything

@@ -1,4 +1,5 @@
-"""Chromium: no chart draws its title over its legend, and the 16 × 7 grid's tiles never overlap.
+"""Chromium: no chart draws its title over its legend, and the tiles of the 16 × 7 grid (and of Metric Orbit's
+correlation grid) never overlap.
 
 One browser context walks every section of every page in presenter mode at 1280 × 720 (the stage size), then the
 grid in both of its views at 1400 × 900 and at a narrow window. Bounding boxes come from plotly's SVG
@@ -87,5 +88,11 @@ def test_titles_never_overlap_legends_and_grid_tiles_never_overlap(server, brows
                     assert len({w for w, _ in sizes}) <= 2 and len({h for _, h in sizes}) <= 2, sizes  # equal tiles
                     assert min(w for w, _ in sizes) >= 8 and min(h for _, h in sizes) >= 8, sizes
                     assert tile_overlaps(boxes) == [], (width, view, cohort)
+            # the Metric Orbit's correlation grid is drawn the same way
+            open_url(page, f"{server}/metrics?metrics_section=Track%20accuracy"
+                           + ("&present=1" if width == 1280 else ""))
+            page.wait_for_selector(".st-key-metrics_corr .shapelayer path", timeout=20_000)
+            wait_settled(page)
+            assert tile_overlaps(page.evaluate(TILES_JS, "metrics_corr")) == [], ("metrics_corr", width)
     finally:
         ctx.close()
