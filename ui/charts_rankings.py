@@ -317,6 +317,7 @@ def capability_cost_bubble(
     x_title = dict(title=x_label)
     if len(band):
         fig.update_xaxes(**x_title, row=2, col=1)
+        fig.add_hrect(y0=-1.8, y1=1.8, fillcolor=GREY, opacity=0.15, line_width=0, layer="below", row=2, col=1)
         fig.update_yaxes(row=2, col=1, range=[-1.8, 1.8], tickvals=[0], ticktext=[band_label.replace(" in ", "<br>in ", 1)],
                          showgrid=False, zeroline=False, fixedrange=True)
     else:
