@@ -51,10 +51,10 @@ def test_first_request_to_a_fresh_server_can_be_a_deep_link(browser):
     with serving() as proc:
         ctx = browser.new_context()
         pg = ctx.new_page()
-        open_url(pg, f"{proc.url}/grid?cohort=paper&junk=1")
+        open_url(pg, f"{proc.url}/grid?cohort=all&junk=1")  # (paper, the default, is not written to the URL)
         assert "Cohort" in pg.locator('[data-testid="stSidebar"]').inner_text()
         pg.wait_for_function("() => !location.search.includes('junk')", timeout=15_000)
-        assert "cohort=paper" in pg.url
+        assert "cohort=all" in pg.url
         ctx.close()
 
 
