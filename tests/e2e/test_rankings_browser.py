@@ -68,7 +68,7 @@ def nav_to(page, title: str, url_path: str) -> None:
 
 
 def test_podium_renders_cleanly_with_every_chart(server, page):
-    open_url(page, f"{server}/podium")
+    open_url(page, f"{server}/podium?cohort=all")
     assert_clean(page)
     text = main_text(page)
     assert "One Recipe Reorders The Podium" in text
@@ -145,7 +145,7 @@ def test_podium_recipe_and_weights_round_trip_through_the_url(server, browser, p
 
 
 def test_top_n_and_policy_round_trip(server, browser, page):
-    open_url(page, f"{server}/podium")
+    open_url(page, f"{server}/podium?cohort=all")
     radio(page, "A model with no value").get_by_text("exclude", exact=True).click()
     wait_url(page, "missing=exclude")
     text = main_text(page)
