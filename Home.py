@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from helm_core import fmt
 from ui import cache, components, nav, presenter, state
 
 state.start_run()
@@ -52,10 +53,11 @@ with st.sidebar:
     cohort_applies = cache.cohort_applies(rel)
     # Bound widgets write their option text into the URL, so options are the URL tokens themselves.
     st.radio(
-        "Cohort", options=list(state.COHORTS), captions=list(state.COHORTS.values()), index=0,
+        "Cohort", options=list(state.COHORTS), captions=list(state.COHORTS.values()),
+        index=list(state.COHORTS).index(state.DEFAULT_COHORT),
         key="cohort", bind="query-params", disabled=not cohort_applies,
-        help="Which models every page uses: all models of the loaded release, or the models the 2022 paper "
-             "ran on the core scenarios.",
+        help="Which models every page uses: the models the 2022 paper ran on the core scenarios (the default), "
+             "or all models of the loaded release.",
     )
     if not cohort_applies:
         st.caption(components.text(f"The cohort applies to HELM classic only: the 2022 paper cohort is a classic "
@@ -66,7 +68,9 @@ with st.sidebar:
         help="HELM's access levels: open weights, limited (API), closed (no public access).",
     )
     models = cache.active_models()
-    st.caption(components.text(f"{len(models)} models selected · {rel.name}"))
+    fallback = cohort_applies and cache.active_cohort() != state.cohort()
+    st.caption(components.text(f"{fmt.count(len(models), 'model')} selected · {rel.name}")
+               + (" · no model of this dataset is in the 2022 paper's cohort, so every model is shown" if fallback else ""))
     presenter.toggle()
 
 counter = presenter.bar(pg.url_path) if presenter.is_on() else None

@@ -6,7 +6,7 @@ import math
 
 import streamlit as st
 
-from helm_core import calibration
+from helm_core import calibration, fmt
 from ui import cache, charts_reliability, components, presenter, state
 from ui import real_runs as bundled
 
@@ -209,7 +209,7 @@ def _data() -> None:
         df = accuracy_vs_ece(scenario, models)
         corr = correlation_summary(scenario, models)
         if len(df) < 3:
-            st.info(f"Only {len(df)} model(s) of the current cohort have both accuracy and ECE on "
+            st.info(f"Only {fmt.count(len(df), 'model')} of the current cohort {fmt.plural(len(df), 'has')} both accuracy and ECE on "
                     f"{components.text(scenario)}: too few for a correlation. Widen the cohort or pick another scenario.")
         else:
             metric = str(df["accuracy_metric"].iloc[0])
@@ -231,7 +231,7 @@ def _data() -> None:
             )
         missing = models_without_ece(scenario, models)
         if not missing.empty:
-            st.caption(f"{len(missing)} model(s) of the cohort have accuracy but no ECE on {components.text(scenario)}: "
+            st.caption(f"{fmt.count(len(missing), 'model')} of the cohort {fmt.plural(len(missing), 'has')} accuracy but no ECE on {components.text(scenario)}: "
                        + components.text(", ".join(missing["model"]))
                        + ". See *The interface behind calibration* under *Switch interfaces*.")
 

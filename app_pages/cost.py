@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import frontier, ranking, releases
+from helm_core import fmt, frontier, ranking, releases
 from ui import cache, charts_rankings, components, presenter, recipe_controls, state
 
 cost_view = cache.on_release(frontier.cost_view)
@@ -78,30 +78,35 @@ def chart_section() -> None:
         top = {m: int(r) for m, r in ranked["rank"].items()}
 
     drawn = f[f["capability"].notna() & f[v.y].notna()]
-    if drawn.empty:
-        if cost == "runtime":
-            st.info(f"No model in this cohort has an inference time in {rel_name}, so there is no runtime "
-                    "to plot. Switch *Cost* to *params* to place the models by size.")
-        else:
-            st.info("No model in this cohort has both a capability value and a disclosed size.")
+    band = f[f["capability"].notna() & f[v.y].isna()]
+    band_label = frontier.BAND_LABELS[v.y]
+    if drawn.empty and band.empty:
+        st.info("No model in this cohort has a capability value to place on the chart.")
     else:
+        if drawn.empty:
+            st.info(f"No model in this cohort has {'an inference time' if cost == 'runtime' else 'a disclosed size'}"
+                    f" in {rel_name}, so every model sits in the band \"{band_label}\". Switch *Cost* to "
+                    f"*{'params' if cost == 'runtime' else 'runtime'}* to spread them out.")
         fig = charts_rankings.capability_cost_bubble(f, v.y, x_label=x_label, y_label=y_label,
                                                      harm_label=harm_label, top=top)
         front = drawn[drawn["pareto"]].sort_values("capability")
         with presenter.into(chart_slot):
             components.chart(
                 fig, key="cost_bubble", main=True,
-                alt=(f"Bubble chart of {len(drawn)} models: {x_label} against {y_label} (log scale), colour "
-                     f"{harm_label}. Pareto front: " + ", ".join(front["model"]) + ". Top three of the recipe: "
-                     + (", ".join(f"#{r} {m}" for m, r in top.items()) or "none") + "."),
-                data=_table(drawn, v.y), data_name="capability_cost",
+                alt=(f"Bubble chart of {fmt.count(len(drawn), 'model')}: {x_label} against {y_label} (log scale), "
+                     f"colour {harm_label}; {fmt.count(len(band), 'more model')} in a band below it "
+                     f"({band_label}), placed by capability only. Pareto front: " + (", ".join(front["model"]) or "none")
+                     + ". Top three of the recipe: " + (", ".join(f"#{r} {m}" for m, r in top.items()) or "none") + "."),
+                data=_table(pd.concat([drawn, band]), v.y), data_name="capability_cost",
             )
         label = choice.label
-        missing_top = [f"#{r} {components.text(m)}" for m, r in top.items() if m not in set(drawn["model"])]
-        if missing_top:
+        top_in_band = [f"#{r} {components.text(m)}" for m, r in top.items() if m in set(band["model"])]
+        if top_in_band:
             st.markdown(
-                f"**Not on this chart from the {components.text(label)} top three:** " + ", ".join(missing_top)
-                + (": no runtime in this release." if cost == "runtime" else ": size undisclosed.")
+                f"**In the band \"{band_label}\" from the {components.text(label)} top three:** "
+                + ", ".join(top_in_band)
+                + (": HELM has no runtime for them in this release, so they are placed by capability only."
+                   if cost == "runtime" else ": their size is undisclosed, so they are placed by capability only.")
                 + (" With *exclude* in the recipe settings, only models with every weighted group are ranked."
                    if choice.missing == "renormalize" else "")
             )
@@ -109,26 +114,36 @@ def chart_section() -> None:
         if len(undisclosed):
             shown = int((~drawn["size_disclosed"]).sum())
             st.caption(
-                f"Sizes: {len(undisclosed)} model(s) of the cohort have an undisclosed size ("
-                + ", ".join(components.text(m) for m in undisclosed["model"]) + "); "
-                + (f"{shown} drawn here as fixed-size diamonds." if shown else
-                   "none of them can be placed on this chart, so no diamond appears (see the list below).")
+                f"Sizes: {fmt.count(len(undisclosed), 'model')} of the cohort {fmt.plural(len(undisclosed), 'has')} "
+                "an undisclosed size (" + ", ".join(components.text(m) for m in undisclosed["model"]) + "); "
+                + (f"{fmt.count(shown)} drawn as fixed-size diamonds." if shown else
+                   "none of them has a runtime, so no diamond appears above the band.")
                 + " Sizes HELM marks as speculative (*) are circles with a dot."
             )
-        st.markdown(
-            f"**On the Pareto front ({len(front)}):** "
-            + ", ".join(f"{components.text(m)} ({c:.3f})" for m, c in zip(front["model"], front["capability"]))
-            + ". Every other drawn model is beaten on both axes by one of these."
-        )
+        if len(front):
+            st.markdown(
+                f"**On the Pareto front ({len(front)}):** "
+                + ", ".join(f"{components.text(m)} ({c:.3f})" for m, c in zip(front["model"], front["capability"]))
+                + ". Every other model above the band is beaten on both axes by one of these."
+            )
 
     out = v.left_out
-    if len(out):
+    in_band = out[out["model"].isin(set(band["model"]))] if not (drawn.empty and band.empty) else out.iloc[0:0]
+    not_drawn = out[~out["model"].isin(set(in_band["model"]))]
+    if len(in_band):
         with st.container(border=True):
-            st.markdown(f"**Left out of this chart: {len(out):,} of {len(f):,} models**"
-                        + (" (switch *Cost* to *params* to see them by size)" if cost == "runtime" else ""))
-            components.table(out, height=320 if len(out) > 8 else None)
-            components.download(out, "left_out_of_cost_chart", key="cost_left_out_csv")
-    else:
+            st.markdown(f"**In the band \"{band_label}\": {fmt.count(len(in_band))} of {fmt.count(len(f), 'model')}**"
+                        " (placed by capability only"
+                        + ("; switch *Cost* to *params* to see them by size)" if cost == "runtime" else ")"))
+            components.table(in_band, height=320 if len(in_band) > 8 else None)
+            components.download(in_band, "cost_chart_band", key="cost_band_csv")
+    if len(not_drawn):
+        with st.container(border=True):
+            st.markdown(f"**Left out of this chart: {fmt.count(len(not_drawn))} of {fmt.count(len(f), 'model')}** "
+                        "(no capability value to place them by)")
+            components.table(not_drawn, height=320 if len(not_drawn) > 8 else None)
+            components.download(not_drawn, "left_out_of_cost_chart", key="cost_left_out_csv")
+    if not len(out):
         st.caption("Every model of the cohort is on the chart.")
 
 
@@ -155,7 +170,8 @@ def _chart() -> None:
         "Each bubble is a model: further right is more capable, lower is cheaper to run. Colour is harm risk, "
         "bubble size the number of parameters. The dashed line is the **Pareto front**: the models no other model "
         "beats on both capability and cost. The ringed, labelled models are the top three of the current recipe "
-        "(shared with the *One Recipe Reorders The Podium* page)."
+        "(shared with the *One Recipe Reorders The Podium* page). Models HELM has no cost value for are not dropped: "
+        "they sit in the band below the chart, placed by capability only."
     )
     with presenter.into(main_slot):
         chart_section()
@@ -165,34 +181,36 @@ def _paper() -> None:
     st.subheader(f"What the paper said, and what {rel_name} shows")
     checks = cost_view(models, "win_rate", "toxic_frac", "runtime")
     kind = checks.win_rate_kind
+    cohort = components.cohort_label(len(models))
     left, right = st.columns(2)
     with left:
         components.claim("scale_finding")
         ce = checks.scale_check
         if ce.empty:
-            st.markdown(f"**The data agrees** for this cohort ({kind} accuracy win rates): no model above 55% has "
+            st.markdown(f"**The data agrees** for {cohort} ({kind} accuracy win rates): no model above 0.55 has "
                         "fewer than 50B parameters.")
         else:
             names = ", ".join(f"{components.text(m)} ({charts_rankings.fmt_params(p, s)}, {c:.3f})"
                               for m, p, s, c in ce[["model", "params", "params_speculative", "capability"]]
                               .head(8).itertuples(index=False))
             more = f" and {len(ce) - 8} more" if len(ce) > 8 else ""
-            st.markdown(f"**{rel_name} disagrees** ({kind} accuracy win rates, this cohort): {len(ce):,} models above "
-                        f"0.55 have fewer than 50B parameters: {names}{more}.")
+            st.markdown(f"**{rel_name} disagrees** for {cohort} ({kind} accuracy win rates): "
+                        f"{fmt.count(len(ce), 'model')} above 0.55 {fmt.plural(len(ce), 'has')} fewer than 50B "
+                        f"parameters: {names}{more}.")
         components.claim("access_finding")
         acc = checks.access_check
         if acc.empty:
             st.info("No accuracy win rates in this cohort to compare access levels.")
         else:
-            st.markdown("Best model per access level (accuracy win rate, rank in this cohort):  \n" + "  \n".join(
+            st.markdown(f"Best model per access level (accuracy win rate, rank in {cohort}):  \n" + "  \n".join(
                 f"- **{components.text(r.access)}**: {components.text(r.model)} ({r.capability:.3f}, #{r.rank} of "
-                f"{len(checks.frontier.frame):,}; {r.models} {components.text(r.access)} models)"
+                f"{len(checks.frontier.frame):,}; {fmt.count(r.models, components.text(r.access) + ' model')})"
                 for r in acc.itertuples()))
             top_access = acc.iloc[0]["access"]
             st.markdown(
                 "**The data agrees** here: the best open model trails the best limited or closed one."
                 if top_access != "open" else
-                f"**{rel_name} disagrees** for this cohort: the most capable model is open. The paper's finding was "
+                f"**{rel_name} disagrees** for {cohort}: the most capable model is open. The paper's finding was "
                 "about its 2022 cohort."
             )
     with right:
@@ -202,7 +220,7 @@ def _paper() -> None:
             strength = "weak" if abs(rho) < 0.3 else ("moderate" if abs(rho) < 0.6 else "strong")
             direction = "more capable models tend to be slower" if rho > 0 else "more capable models tend to be faster"
             st.markdown(
-                f"Across the {checks.tradeoff_n} models with a runtime, the rank correlation of accuracy win rate with "
+                f"Across the {fmt.count(checks.tradeoff_n, 'model')} of {cohort} with a runtime, the rank correlation of accuracy win rate with "
                 f"runtime is **{rho:+.2f}** ({strength}): {direction}"
                 + (", but loosely: no clean trade-off across all models." if abs(rho) < 0.6 else ".")
             )

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import coverage
+from helm_core import coverage, fmt
 from helm_core.data import cohort_models
 from ui import cache, charts, charts_coverage, components, presenter, state
 
@@ -207,7 +207,7 @@ def _overlap() -> None:
            f"{int(pairs['shared'].min())} to {int(pairs['shared'].max())} of {total}.")
     components.chart(charts.figure(overlap_spec(models)), key="coverage_overlap", alt=alt,
                      data=pairs, data_name="pairwise_overlap")
-    st.markdown(f"The least overlap is {int(low['shared'])} of {total} scenarios, for {n_low:,} pair(s), e.g. "
+    st.markdown(f"The least overlap is {int(low['shared'])} of {total} scenarios, for {fmt.count(n_low, 'pair')}, e.g. "
                 f"{components.text(low['model_a'])} and {components.text(low['model_b'])}. Models are ordered "
                 "by their own coverage.")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import grid
+from helm_core import fmt, grid
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
 from ui import cache, charts, charts_coverage, components, presenter, state
 
@@ -206,7 +206,7 @@ def _cell_detail(view: str, cells, event) -> None:
             order = "lowest first" if direction else ("highest first" if direction is False else "as listed")
             st.caption(f"Sorted by {first}, {order}.")
     if d.missing:
-        with st.expander(f"{len(d.missing)} model(s) of the cohort without a value"):
+        with st.expander(f"{fmt.count(len(d.missing), 'model')} of the cohort without a value"):
             st.text("\n".join(d.missing))
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import content, limits_evidence, summary
+from helm_core import content, fmt, limits_evidence, summary
 from helm_core.data import DataError
 from ui import cache, charts_critique, components, state, stepper
 
 load_steps = st.cache_resource(show_spinner=False)(content.load_steps)
 headline_counts = cache.on_release(summary.headline_counts)
+blank_sentence = cache.on_release(summary.blank_sentence)
 blank_cells = cache.on_release(limits_evidence.blank_cells_by_group)
 model_set_effect = cache.on_release(limits_evidence.model_set_effect)
 seed_ranges = cache.on_release(limits_evidence.seed_ranges)
@@ -39,20 +40,23 @@ def evidence_dense() -> None:
         st.info(NO_MODELS)
         return
     c = headline_counts(models)
-    acc = blank_cells(models).set_index("metric_group").loc["accuracy"]
-    share_acc = acc["measured"] / acc["cells"] if acc["cells"] else float("nan")
-    share_all = c["core_cells_measured"] / c["core_cells"] if c["core_cells"] else float("nan")
     cols = st.columns(4)
-    cols[0].metric("Models, same exam", f"{c['models']:,}")
-    cols[1].metric("Core scenarios", f"{c['scenarios']:,}")
-    cols[2].metric("Model × scenario cells with accuracy", f"{share_acc:.1%}",
-                   help=f"{int(acc['measured']):,} of {int(acc['cells']):,} cells have the scenario's main accuracy metric.")
-    cols[3].metric("… with each of the 7 metric groups", f"{share_all:.1%}",
-                   help=f"{c['core_cells_measured']:,} of {c['core_cells']:,} model × scenario × group cells have a value.")
-    st.caption(f"Computed from {rel.name} for the {c['models']:,} models of the sidebar's cohort. The paper's 96.0% "
-               "is about its own models: "
-               + ("choose the 'paper' cohort in the sidebar to compare like with like." if cache.cohort_applies(rel)
-                  else "its cohort and scenarios are HELM classic's, so compare on the classic release."))
+    cols[0].metric("Models, same exam", fmt.count(c["models"]))
+    cols[1].metric("Core scenarios", fmt.count(c["scenarios"]))
+    cols[2].metric("Accuracy measured", fmt.ratio(c["accuracy_measured"], c["accuracy_cells"]),
+                   help=summary.coverage_help(c))
+    cols[3].metric("Schema cells measured", fmt.ratio(c["core_cells_listed_measured"], c["core_cells_listed"]),
+                   help=f"{fmt.count(c['core_cells_listed_measured'])} of "
+                        f"{fmt.count(c['core_cells_listed'], 'model × scenario × group cell')} that HELM's schema lists "
+                        f"have a value; the {fmt.count(c['core_cells_by_design'], 'cell')} the schema leaves blank by "
+                        "design are not counted.")
+    if not cache.cohort_applies(rel):
+        tail = "the paper's 96.0% is about HELM classic's models and scenarios, so compare on the classic release."
+    elif cache.active_cohort() == "paper":
+        tail = "the models the paper's 96.0% is about; choose 'all' in the sidebar to add the models HELM ran later."
+    else:
+        tail = "the paper's 96.0% is about its own models: choose the 'paper' cohort in the sidebar to compare like with like."
+    st.caption(f"Computed from {rel.name} for the {fmt.count(c['models'], 'model')} of the sidebar's cohort, {tail}")
 
 
 def evidence_blank_cells() -> None:
@@ -67,6 +71,9 @@ def evidence_blank_cells() -> None:
     worst = df.sort_values("blank_share", ascending=False).iloc[0]
     st.caption(f"Computed from {rel.name}: {worst['label']} is blank in {worst['blank_share']:.0%} of the "
                f"{int(worst['cells']):,} model × scenario cells of this cohort. Hatching separates the two kinds of blank.")
+    sentence = blank_sentence(models)
+    if sentence:
+        st.caption(components.text(sentence))
 
 
 def evidence_model_set() -> None:
@@ -126,8 +133,8 @@ def evidence_contamination() -> None:
     counts = limits_evidence.contamination_counts(df)
     cols = st.columns(2)
     cols[0].metric("☠ strongly contaminated cells", f"{counts['strong_cells']:,}",
-                   help=f"{counts['strong_models']} model(s); left out of win rates, as HELM does.")
-    cols[1].metric("⚠ weaker flags", f"{counts['weaker_cells']:,}", help=f"{counts['weaker_models']} model(s).")
+                   help=f"{fmt.count(counts['strong_models'], 'model')}; left out of win rates, as HELM does.")
+    cols[1].metric("⚠ weaker flags", f"{counts['weaker_cells']:,}", help=f"{fmt.count(counts['weaker_models'], 'model')}.")
     shown = df.assign(flag=df["mark"] + " " + df["level"])[
         ["flag", "model", "scenario", "metric", "accuracy", "in_win_rates"]]
     st.dataframe(shown, hide_index=True, width="stretch",

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import summary
+from helm_core import fmt, summary
 from ui import cache, charts, components, nav, presenter
 from ui import real_runs as bundled
 
 headline_counts = cache.on_release(summary.headline_counts)
 exam_matrix = cache.on_release(summary.exam_matrix)
+blank_sentence = cache.on_release(summary.blank_sentence)
 
 components.page_header("")
 rel = cache.active_release()
@@ -27,13 +28,14 @@ def headline() -> None:
     groups = counts["metric_groups_measured"]
     c[3].metric("Metric groups", f"{groups} of {counts['metric_groups']}" if groups < counts["metric_groups"]
                 else f"{groups:,}", help="The seven classic metric groups with at least one value in this release.")
-    share = counts["core_cells_measured"] / counts["core_cells"] if counts["core_cells"] else float("nan")
-    c[4].metric("Core cells measured", f"{share:.1%}",
-                help=f"{counts['core_cells_measured']:,} of {counts['core_cells']:,} model × scenario × metric-group "
-                     f"cells have a value; {counts['core_cells_blank']:,} are blank.")
+    c[4].metric("Accuracy measured", fmt.ratio(counts["accuracy_measured"], counts["accuracy_cells"]),
+                help=summary.coverage_help(counts))
     st.caption(
-        f"Computed from {rel.name}: {counts['values']:,} metric values and {counts['blank_values']:,} blank ones "
-        "are kept side by side, because a blank says what HELM could not measure."
+        f"Computed from {rel.name}: {fmt.count(counts['metric_values'], 'metric value')} and "
+        f"{fmt.count(counts['metric_blank'], 'blank')} are kept side by side, because a blank says what HELM "
+        f"could not measure. Apart from them, HELM's \"General information\" bookkeeping columns (# eval, # train, "
+        f"token counts, # trials) hold {fmt.count(counts['bookkeeping_values'], 'value')} and "
+        f"{fmt.count(counts['bookkeeping_blank'], 'blank')}."
     )
 
 
@@ -59,10 +61,9 @@ def exam_chart(compact: bool) -> None:
              f"{int(exam['measured'].sum())} measured cells and {n_blank} blank ones."),
         data=exam[["model", "scenario", "metric", "value", "measured"]], data_name="same_exam",
     )
-    missing_by_scenario = exam[~exam["measured"]].groupby("scenario").size().sort_values(ascending=False)
-    if not missing_by_scenario.empty:
-        top = ", ".join(f"{s} ({n})" for s, n in missing_by_scenario.head(4).items())
-        st.caption(f"Most blanks: {top}. Newer models were not run on every scenario.")
+    sentence = blank_sentence(models)
+    if sentence:
+        st.caption(components.text(sentence))
 
 
 if presenter.is_on():

@@ -96,7 +96,8 @@ def comparison() -> None:
         else:
             st.markdown(
                 f"**{int(rr.recipe['excluded'].sum()):,} of {len(rr.recipe):,} models** lack a value for at least "
-                f"one weighted group and are left out; **{len(ranked):,}** are ranked."
+                f"one weighted group and are left out; **{len(ranked):,}** are ranked, in both columns: the "
+                "accuracy-only ranks and the moves below count the same models."
             )
         by_group = [(GROUP_LABELS[g], len(models) - int(rr.coverage.get(g, 0))) for g in weighted]
         gaps = [f"{lab} ({n:,})" for lab, n in by_group if n > 0]

@@ -20,6 +20,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
+from . import fmt
 from .data import Release, select_models
 
 STRATEGIES: tuple[str, ...] = ("equal_mass", "uniform")
@@ -402,7 +403,7 @@ def claim_verdicts(release: Release, models: Iterable[str] | None = None) -> pd.
                "n_below_threshold": np.nan}
         if n < 3:
             row["verdict"] = "not enough data"
-            row["detail"] = f"Only {n} model(s) have both accuracy and ECE on {s} here, too few to test the claim."
+            row["detail"] = f"Only {fmt.count(n, 'model')} {fmt.plural(n, 'has')} both accuracy and ECE on {s} here, too few to test the claim."
         elif t["kind"] == "direction":
             row["verdict"] = _direction_verdict(rho, t["sign"])
             row["detail"] = f"Across {n} models on {s}, {_describe_rho(rho)}; the claim expects that {t['expects']}."

@@ -33,6 +33,14 @@ class Claim:
     values: tuple[float, ...] = ()
     unit: str = ""
     note: str = ""
+    kind: str = "claim"  # "claim": something the paper says; "note": a note about this app's own sources
+
+    @property
+    def is_paper_claim(self) -> bool:
+        return self.kind == "claim"
+
+
+CLAIM_KINDS = ("claim", "note")
 
 
 def read_toml(path: Path) -> dict:
@@ -42,6 +50,24 @@ def read_toml(path: Path) -> dict:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise DataError(f"{path.name}: not valid TOML ({exc})") from exc
+
+
+def prose(text: str) -> str:
+    """Markdown prose from a TOML multi-line string: lines wrapped in the file are joined into one paragraph
+    (a renderer that keeps single newlines would show a stray break), blank lines still separate paragraphs,
+    and list items ("- ...") keep their own lines."""
+    paragraphs = _re.split(r"\n\s*\n", text.strip())
+    out = []
+    for para in paragraphs:
+        lines = [ln.strip() for ln in para.splitlines() if ln.strip()]
+        joined: list[str] = []
+        for ln in lines:
+            if joined and not ln.startswith(("- ", "* ", "1. ", "|")) and not joined[-1].startswith("|"):
+                joined[-1] += " " + ln
+            else:
+                joined.append(ln)
+        out.append("\n".join(joined))
+    return "\n\n".join(out)
 
 
 def require_fields(entry: dict, fields: tuple[str, ...], where: str) -> None:
@@ -70,10 +96,13 @@ def load_claims(path: str | Path | None = None) -> dict[str, Claim]:
         values = e.get("values", [])
         if not isinstance(values, list) or not all(isinstance(v, (int, float)) for v in values):
             raise DataError(f"{where}: 'values' must be a list of numbers")
+        kind = e.get("kind", "claim")
+        if kind not in CLAIM_KINDS:
+            raise DataError(f"{where}: kind {kind!r} is not one of {', '.join(CLAIM_KINDS)}")
         out[e["id"]] = Claim(
             id=e["id"], section=e["section"], statement=e["statement"], source=e["source"],
             confidence=e["confidence"], values=tuple(float(v) for v in values),
-            unit=e.get("unit", ""), note=e.get("note", ""),
+            unit=e.get("unit", ""), note=e.get("note", ""), kind=kind,
         )
     return out
 
@@ -356,7 +385,7 @@ def load_steps(path: str | Path | None = None) -> tuple[Step, ...]:
         claims = _str_list(e, "claims", where)
         if e["evidence"] == "claims" and not claims:
             raise DataError(f"{where}: a step whose evidence is 'claims' must list at least one claim")
-        out.append(Step(id=e["id"], title=e["title"], text=e["text"], evidence=e["evidence"],
+        out.append(Step(id=e["id"], title=e["title"], text=prose(e["text"]), evidence=e["evidence"],
                         claims=claims, links=_links(e, where)))
     return tuple(out)
 
@@ -429,7 +458,7 @@ def load_threads(path: str | Path | None = None) -> tuple[Thread, ...]:
             if not ep["url"].startswith("https://"):
                 raise DataError(f"{ew}: url must start with https://")
             episodes.append(Episode(title=ep["title"], url=ep["url"], date=_str(ep, "date", ew)))
-        out.append(Thread(id=e["id"], title=e["title"], shows=e["shows"],
+        out.append(Thread(id=e["id"], title=e["title"], shows=prose(e["shows"]),
                           claims=_str_list(e, "claims", where), links=links,
                           references=_str_list(e, "references", where, required=True),
                           episodes=tuple(episodes)))

@@ -157,6 +157,8 @@ def frontier_frame(release: Release, models: Iterable[str] | None = None, capabi
 
 
 COST_COLUMNS = {"runtime": "runtime_s", "params": "params"}
+# What the band below a capability × cost chart holds: models with a capability value but no cost value.
+BAND_LABELS = {"runtime_s": "no runtime in HELM", "params": "size undisclosed"}
 
 
 def pareto_front(frame: pd.DataFrame, x: str = "capability", y: str = "runtime_s",

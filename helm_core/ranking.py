@@ -544,12 +544,19 @@ def release_weights(release: Release, weights: WeightItems | Mapping[str, float]
 def recipe_ranking(release: Release, models: Iterable[str] | None, weights: WeightItems | Mapping[str, float],
                    missing: str = "renormalize") -> RecipeRanking:
     """Accuracy-only ranking beside the recipe's ranking for `models`, on the group win rates a page
-    should show (shown_group_win_rates). `weights` may be a tuple of (group, weight) pairs (hashable)."""
+    should show (shown_group_win_rates). `weights` may be a tuple of (group, weight) pairs (hashable).
+    One set of models per view: with missing="exclude" the accuracy ranking ranks only the models the recipe
+    ranks (those with every weighted group), so its ranks and the rank shifts count the same models."""
     wr, kind = shown_group_win_rates(release, models)
     gwr = wr.reindex(columns=list(RECIPE_GROUPS))
     w = normalize_weights(release_weights(release, weights))
-    acc = recipe_scores(gwr, {"accuracy": 1.0}, missing=missing)
     rec = recipe_scores(gwr, w, missing=missing)
+    acc = recipe_scores(gwr, {"accuracy": 1.0}, missing=missing)
+    if missing == "exclude":  # rank accuracy among the recipe's models; the others stay listed, unranked
+        kept = rec.index[~rec["excluded"]]
+        dropped = acc.index.difference(kept, sort=False)
+        acc = pd.concat([recipe_scores(gwr.loc[kept], {"accuracy": 1.0}, missing=missing),
+                         acc.loc[dropped].assign(score=np.nan, rank=np.nan, excluded=True)])
     return RecipeRanking(kind=kind, group_wr=gwr, coverage=group_coverage(gwr), weights=w, accuracy=acc,
                          recipe=rec, shift=rank_shift(acc, rec), tau=kendall_tau(acc, rec))
 

@@ -5,31 +5,102 @@ from typing import Iterable
 
 import pandas as pd
 
+from . import fmt
 from .data import CORE_GROUPS, Release, main_metric_table, select_models
+from .limits_evidence import blank_cells_by_group
+
+# HELM's "General information" columns (# eval, # train, truncated, # prompt tokens, # output tokens, # trials)
+# describe the runs, they do not measure the model: counted apart from the metrics.
+BOOKKEEPING_GROUPS = ("general_information",)
 
 
 def headline_counts(release: Release, models: Iterable[str] | None = None) -> dict[str, int]:
-    """Counts computed from the data: models, organizations, scenarios, metric groups, cells with and
-    without values (all metrics, and the core model × scenario × group cells)."""
+    """Counts computed from the data: models, organizations, scenarios, metric groups; values and blanks of
+    the metrics apart from the bookkeeping columns (BOOKKEEPING_GROUPS); and the core model × scenario ×
+    group cells, split into measured, blank by design (the schema gives the scenario no such group) and
+    missing (the schema lists the group, the model has no value)."""
     rel = select_models(release, models) if models is not None else release
     res = rel.results
-    core = res[res["metric_group"].isin(CORE_GROUPS) & res["value"].notna()]
-    # A (model, scenario, group) cell is measured when any of its metrics has a value; the grid is
-    # every model × scenario × core group, whether or not HELM's tables have a column for it.
-    measured = int(core[["model", "scenario", "metric_group"]].drop_duplicates().shape[0])
-    total = int(rel.models.shape[0] * len(rel.taxonomy.scenario_names) * len(CORE_GROUPS))
+    books = res["metric_group"].isin(BOOKKEEPING_GROUPS)
+    has = res["value"].notna()
+    by_group = blank_cells_by_group(rel)
+    acc = by_group.set_index("metric_group").loc["accuracy"] if not by_group.empty else None
+    total = int(by_group["cells"].sum())
+    measured = int(by_group["measured"].sum())
+    by_design = int(by_group["by_design"].sum())
+    missing = int(by_group["not_run"].sum())
     return {
         "models": int(rel.models.shape[0]),
         "organizations": int(rel.models["organization"].nunique()),
         "scenarios": int(len(rel.taxonomy.scenario_names)),
         "metric_groups": int(len(CORE_GROUPS)),
-        "metric_groups_measured": int(core["metric_group"].nunique()),
-        "values": int(res["value"].notna().sum()),
-        "blank_values": int(res["value"].isna().sum()),
+        "metric_groups_measured": int(res.loc[has & res["metric_group"].isin(CORE_GROUPS), "metric_group"].nunique()),
+        "values": int(has.sum()),
+        "blank_values": int((~has).sum()),
+        "metric_values": int((has & ~books).sum()),
+        "metric_blank": int((~has & ~books).sum()),
+        "bookkeeping_values": int((has & books).sum()),
+        "bookkeeping_blank": int((~has & books).sum()),
         "core_cells": total,
         "core_cells_measured": measured,
         "core_cells_blank": total - measured,
+        "core_cells_by_design": by_design,
+        "core_cells_listed": total - by_design,
+        "core_cells_listed_measured": total - by_design - missing,
+        "core_cells_missing": missing,
+        "accuracy_cells": int(acc["cells"]) if acc is not None else 0,
+        "accuracy_measured": int(acc["measured"]) if acc is not None else 0,
     }
+
+
+def blank_owners(release: Release, models: Iterable[str] | None = None) -> pd.DataFrame:
+    """Who the blank cells of the 'same exam' (the main accuracy metric) belong to: one row per model with a
+    blank, most blanks first. Columns: model, blanks, scenarios (comma-joined), paper_cohort."""
+    rel = select_models(release, models) if models is not None else release
+    exam = exam_matrix(rel)
+    blank = exam[~exam["measured"]]
+    cols = ["model", "blanks", "scenarios", "paper_cohort"]
+    if blank.empty:
+        return pd.DataFrame(columns=cols)
+    out = blank.groupby("model", sort=False).agg(blanks=("scenario", "size"), scenarios=("scenario", ", ".join))
+    out = out.reset_index()
+    cohort = rel.models.set_index("model")["paper_cohort"].astype(bool)
+    out["paper_cohort"] = out["model"].map(cohort).fillna(False).astype(bool)
+    order = {m: i for i, m in enumerate(rel.model_names)}
+    out["_o"] = out["model"].map(order)
+    return out.sort_values(["blanks", "_o"], ascending=[False, True]).drop(columns="_o")[cols].reset_index(drop=True)
+
+
+def blank_sentence(release: Release, models: Iterable[str] | None = None, listed: int = 6) -> str:
+    """One sentence, computed from the data, saying where the blanks of the 'same exam' are and whose they are
+    (empty when there is no blank)."""
+    rel = select_models(release, models) if models is not None else release
+    exam = exam_matrix(rel)
+    blank = exam[~exam["measured"]]
+    if blank.empty:
+        return ""
+    by_scen = blank.groupby("scenario").size().sort_values(ascending=False, kind="stable")
+    where = ", ".join(f"{s} ({n})" for s, n in by_scen.head(4).items())
+    owners = blank_owners(rel)
+    n_blank, n_models = int(owners["blanks"].sum()), len(owners)
+    head = (f"Most blanks: {where}. The {fmt.count(n_blank, 'blank cell')} "
+            f"{fmt.plural(n_blank, 'belongs')} to {fmt.count(n_models, 'model')}")
+    parts = []
+    for flag, label in ((False, "not in the 2022 paper's cohort"), (True, "in the 2022 paper's cohort")):
+        grp = owners[owners["paper_cohort"] == flag]
+        if not grp.empty:
+            parts.append((label, len(grp), int(grp["blanks"].sum())))
+    if len(parts) == 1:
+        label = parts[0][0]
+        head += f", {label}" if n_models == 1 else f", all {label}"
+    else:
+        head += ": " + " and ".join(f"{fmt.count(k, 'model')} {label} ({fmt.count(b, 'blank')})"
+                                  for label, k, b in parts)
+    if n_models <= listed:
+        per = [f"{fmt.names(list(g['model']))} with {n}{' each' if len(g) > 1 else ''}"
+               for n, g in owners.groupby("blanks", sort=False)]
+        head += f": {'; '.join(per)}"
+    return head + "."
 
 
 def exam_matrix(release: Release, models: Iterable[str] | None = None) -> pd.DataFrame:
@@ -46,3 +117,20 @@ def exam_matrix(release: Release, models: Iterable[str] | None = None) -> pd.Dat
     long["metric"] = long["scenario"].map(metric).fillna("")
     long["measured"] = long["value"].notna()
     return long
+
+
+def coverage_help(counts: dict[str, int]) -> str:
+    """What the 'Accuracy measured' headline counts, and how the other core cells split (from headline_counts):
+    comparable with the paper's 96.0% (accuracy on the core scenarios) and 87.5% (cells HELM's design lists)."""
+    c = counts
+    return (
+        f"{fmt.count(c['accuracy_measured'])} of {fmt.count(c['accuracy_cells'], 'model × scenario cell')} have the "
+        f"scenario's main accuracy metric ({fmt.count(c['models'], 'model')} × {fmt.count(c['scenarios'], 'scenario')}). "
+        f"Across all {c['metric_groups']} metric groups, HELM's schema lists "
+        f"{fmt.count(c['core_cells_listed'], 'model × scenario × group cell')}: "
+        f"{fmt.count(c['core_cells_listed_measured'])} have a value "
+        f"({fmt.ratio(c['core_cells_listed_measured'], c['core_cells_listed'])}) and "
+        f"{fmt.count(c['core_cells_missing'])} {fmt.plural(c['core_cells_missing'], 'is')} missing. "
+        f"Another {fmt.count(c['core_cells_by_design'], 'cell')} {fmt.plural(c['core_cells_by_design'], 'is')} "
+        "blank by design (the schema gives the scenario no such group) and not counted."
+    )

@@ -29,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--full", action="store_true", help="also a whole-page shot per page (NAME_full.png)")
     ap.add_argument("--theme", choices=("light", "dark"), default="light",
                     help="the app's theme for this run (dark: files get a dark_ prefix)")
+    ap.add_argument("--tabs", action="store_true",
+                    help="one shot per section tab (NAME_tab2.png, ...; the first tab is NAME.png), both window sizes")
+    ap.add_argument("--query", default="", help="extra query string for every page, e.g. cohort=all")
     ap.add_argument("--gallery", action="store_true", help=f"write the README's images ({', '.join(GALLERY)})")
     args = ap.parse_args(argv)
     if args.gallery:
@@ -37,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     from tests.e2e import conftest as e2e
-    from tests.e2e.helpers import open_url, wait_settled
+    from tests.e2e.helpers import each_section, open_url, wait_settled
     from ui import nav
 
     wanted = {p.strip() for p in args.pages.split(",") if p.strip()}
@@ -52,8 +55,11 @@ def main(argv: list[str] | None = None) -> int:
                 name = spec.url_path or "home"
                 ctx = browser.new_context(viewport={"width": 1400, "height": 900})
                 page = ctx.new_page()
-                open_url(page, f"{base}/{spec.url_path}")
+                extra = f"?{args.query}" if args.query else ""
+                open_url(page, f"{base}/{spec.url_path}{extra}")
                 page.screenshot(path=str(args.out / f"{prefix}{name}.png"))
+                if args.tabs:
+                    _tab_shots(page, each_section, args.out / f"{prefix}{name}")
                 if args.full:
                     height = page.evaluate(
                         "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
@@ -64,13 +70,22 @@ def main(argv: list[str] | None = None) -> int:
                 if not args.no_presenter:
                     ctx = browser.new_context(viewport={"width": 1280, "height": 720})
                     page = ctx.new_page()
-                    open_url(page, f"{base}/{spec.url_path}?present=1")
+                    open_url(page, f"{base}/{spec.url_path}?present=1" + (f"&{args.query}" if args.query else ""))
                     page.screenshot(path=str(args.out / f"{prefix}present_{name}.png"))
+                    if args.tabs:
+                        _tab_shots(page, each_section, args.out / f"{prefix}present_{name}")
                     ctx.close()
                 print(f"{name}: done")
             browser.close()
     print(f"screenshots in {args.out}")
     return 0
+
+
+def _tab_shots(page, each_section, stem: Path) -> None:
+    """A shot of every section tab after the first (the first is the page's own shot)."""
+    for i, label in enumerate(each_section(page), start=1):
+        if i > 1 and label is not None:
+            page.screenshot(path=f"{stem}_tab{i}.png")
 
 
 def gallery() -> int:

@@ -158,12 +158,24 @@ def clear_all() -> None:
     st.cache_resource.clear()
 
 
-def active_models() -> tuple[str, ...]:
-    """The models of the sidebar's cohort and access filter, on the active release."""
+def active_cohort() -> str:
+    """The sidebar's cohort, or "all" when the active release holds no model of the 2022 paper's cohort (a loaded
+    suite, a later release): the paper's cohort is the default, and an empty default would show nothing."""
     from . import state
 
-    cohort = state.cohort() if cohort_applies() else "all"
-    return tuple(_cohort_models(cohort, state.access_levels()))
+    if not cohort_applies():
+        return "all"  # the 2022 paper cohort is a classic notion
+    chosen = state.cohort()
+    if chosen == "paper" and not bool(active_release().models["paper_cohort"].fillna(False).astype(bool).any()):
+        return "all"
+    return chosen
+
+
+def active_models() -> tuple[str, ...]:
+    """The models of the sidebar's cohort (see active_cohort) and access filter, on the active release."""
+    from . import state
+
+    return tuple(_cohort_models(active_cohort(), state.access_levels()))
 
 
 @functools.wraps(data.cohort_models)

@@ -5,6 +5,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from helm_core import fmt
+
 # Okabe–Ito: colour-blind-safe categorical palette.
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION, YELLOW, BLACK = OKABE_ITO
@@ -23,7 +25,14 @@ def base_layout(fig: go.Figure, *, height: int | None = None, title: str | None 
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
     )
     if title:
-        fig.update_layout(title=dict(text=title, x=0, xanchor="left"))
+        if any(getattr(t, "showlegend", None) is not False for t in fig.data) and len(fig.data) > 1:
+            # A chart with a legend above it: the title heads the legend box, so the two can never be drawn over
+            # each other, at any width or height (the legend grows and pushes the plot down as a whole).
+            fig.update_layout(legend=dict(title=dict(text=f"<b>{title}</b>", side="top",
+                                                     font=dict(size=14))),
+                              margin=dict(t=10))
+        else:
+            fig.update_layout(title=dict(text=title, x=0, xanchor="left"))
     if height:
         fig.update_layout(height=height)
     return fig
@@ -35,7 +44,7 @@ def figure(spec: dict) -> go.Figure:
 
 
 def fmt_value(v: float, digits: int = 3) -> str:
-    return "no value" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.{digits}f}"
+    return fmt.value(v, digits)
 
 
 def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: list[str], *,

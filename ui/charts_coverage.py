@@ -73,14 +73,60 @@ def _wrap(text: str, width: int = 70) -> str:
     return "<br>".join(lines)
 
 
-def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_order: list[str]) -> go.Figure:
-    """The 16 × 7 grid as square markers on categorical axes (selectable by click).
+TILE_HALF = 0.45  # half a tile, in category units: tiles never overlap, a gap of 0.1 between neighbours
+CLEAR = "rgba(0,0,0,0)"
 
-    Measured cells are filled squares labelled ✓ (paper, schema) or with the number of models that have a value
-    (data, shaded by the share of the cohort). Blank cells are crossed squares; blank cells another view counts are
-    drawn in vermillion. The figure depends only on the cells (view and cohort), so a selection survives reruns.
+
+def _mix(c0: str, c1: str, t: float) -> str:
+    """The colour a share t (0–1) of the way from hex c0 to hex c1."""
+    a = [int(c0[i:i + 2], 16) for i in (1, 3, 5)]
+    b = [int(c1[i:i + 2], 16) for i in (1, 3, 5)]
+    t = float(min(max(t, 0.0), 1.0))
+    return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
+
+
+def _tile(x: int, y: int, fill: str, line: str, width: float = 1.0) -> dict:
+    h = TILE_HALF
+    return dict(type="rect", xref="x", yref="y", x0=x - h, x1=x + h, y0=y - h, y1=y + h, layer="below",
+                fillcolor=fill, line=dict(color=line, width=width))
+
+
+def _cross(x: int, y: int, colour: str) -> dict:
+    h = TILE_HALF * 0.7
+    return dict(type="path", xref="x", yref="y", layer="below", line=dict(color=colour, width=2),
+                path=f"M {x - h} {y - h} L {x + h} {y + h} M {x - h} {y + h} L {x + h} {y - h}")
+
+
+def _tile_index(x_order: list[str], y_order: list[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """Category positions of a tile grid (rows top to bottom in `y_order`)."""
+    return {g: i for i, g in enumerate(x_order)}, {s: i for i, s in enumerate(reversed(y_order))}
+
+
+def _tile_layout(fig: go.Figure, shapes: list[dict], x_order: list[str], y_order: list[str]) -> go.Figure:
+    """Finish a tile grid: category axes spanning exactly the tiles (the legend keys' empty traces would
+    otherwise make them linear), the tiles as shapes, click-to-select, the legend below."""
+    _square_axes(fig, x_order, y_order)
+    fig.update_xaxes(type="category", range=[-0.5, len(x_order) - 0.5], showline=False)
+    fig.update_yaxes(type="category", range=[-0.5, len(y_order) - 0.5], showline=False)
+    fig.update_layout(shapes=shapes, clickmode="event+select", dragmode=False)
+    base_layout(fig, height=ROW_PX * len(y_order) + 150)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, xanchor="left", x=0))
+    return fig
+
+
+def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_order: list[str]) -> go.Figure:
+    """The 16 × 7 grid as real tiles: equal rectangles in axis units (layout shapes), so neighbours never
+    overlap at any window size, with a small gap between them. Over each tile sits an invisible marker that
+    carries its hover detail and makes it selectable by click (selection events do not work on heatmaps).
+
+    Measured cells are filled tiles labelled ✓ (paper, schema) or with the number of models that have a value
+    (data, shaded by the share of the cohort). Blank cells are empty tiles with a cross; blank cells another view
+    counts are drawn in vermillion. The figure depends only on the cells (view and cohort), so a selection
+    survives reruns.
     """
     fig = go.Figure()
+    xi, yi = _tile_index(group_order, scenario_order)
+    shapes: list[dict] = []
     meas = cells[cells["measured"]]
     empty = meas.iloc[0:0]
     if view != "data":
@@ -90,46 +136,57 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
         shade = meas["share"].fillna(0).to_numpy()
         text = meas["models_with_value"].astype(int).astype(str)
         text_colour = np.where(shade > 0.55, "white", BLACK)
-        marker = dict(symbol="square", size=CELL_SIZE, color=shade, cmin=0, cmax=1, colorscale=SEQUENTIAL,
-                      line=dict(width=1, color=BLUE), showscale=False)
+        fills = [_mix(SEQUENTIAL[0][1], SEQUENTIAL[1][1], v) for v in shade]
         name = "measured: the number of cohort models with a value (darker = a larger share)"
+        key_colour = _mix(SEQUENTIAL[0][1], SEQUENTIAL[1][1], 0.6)
     else:
         text = pd.Series(["✓"] * len(meas), index=meas.index)
         text_colour = np.array(["white"] * len(meas))
-        marker = dict(symbol="square", size=CELL_SIZE, color=BLUE, line=dict(width=1, color=BLUE))
+        fills = [BLUE] * len(meas)
         name = "measured (✓)"
+        key_colour = BLUE
+    shapes += [_tile(xi[g], yi[sc], f, BLUE) for g, sc, f in zip(meas["group_label"], meas["scenario"], fills)]
+    shapes += [_tile(xi[g], yi[sc], SKY, BLUE, 2) for g, sc in zip(empty["group_label"], empty["scenario"])]
+    blank = cells[~cells["measured"]]
+    differs = blank["differs"] != ""
+    blank_kinds = ((blank[~differs], GREY, "blank (crossed square)"),
+                   (blank[differs], VERMILLION, "blank here, but another view counts it"))
+    for sub, colour, _ in blank_kinds:
+        for g, sc in zip(sub["group_label"], sub["scenario"]):
+            shapes += [_tile(xi[g], yi[sc], CLEAR, colour, 1.5), _cross(xi[g], yi[sc], colour)]
+
+    # Legend keys first (the tiles are shapes, which have no legend entry), then the hover/select layers.
+    keys = [(name, dict(symbol="square", color=key_colour, line=dict(width=1, color=BLUE)))]
+    if not empty.empty:
+        keys.append(("counted here, but no model has a value (∅)",
+                     dict(symbol="square", color=SKY, line=dict(width=2, color=BLUE))))
+    keys += [(label, dict(symbol=BLANK, color=colour, line=dict(width=2, color=colour)))
+             for sub, colour, label in blank_kinds if len(sub)]
+    for label, marker in keys:
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=label, hoverinfo="skip",
+                                 marker=dict(size=14, **marker)))
+    # Invisible markers (the same size as a tile at the default height) carry hover and click; the text labels
+    # (✓, counts, ∅) are drawn by them, centred on the tile.
+    hit = dict(size=CELL_SIZE, color=CLEAR, line=dict(width=0, color=CLEAR))
+    pick = dict(selected=dict(marker=dict(opacity=1)), unselected=dict(marker=dict(opacity=1)))
     fig.add_trace(go.Scatter(
-        x=meas["group_label"], y=meas["scenario"], mode="markers+text", name=name, text=text,
-        textfont=dict(color=list(text_colour), size=12), textposition="middle center", marker=marker,
-        customdata=_grid_custom(meas), hovertemplate=GRID_HOVER,
-        selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 6)), unselected=dict(marker=dict(opacity=0.8)),
+        x=meas["group_label"], y=meas["scenario"], mode="markers+text", name=name, text=text, showlegend=False,
+        textfont=dict(color=list(text_colour), size=12), textposition="middle center",
+        marker=dict(symbol="square", **hit), customdata=_grid_custom(meas), hovertemplate=GRID_HOVER, **pick,
     ))
     if not empty.empty:
         fig.add_trace(go.Scatter(
-            x=empty["group_label"], y=empty["scenario"], mode="markers+text",
+            x=empty["group_label"], y=empty["scenario"], mode="markers+text", showlegend=False,
             name="counted here, but no model has a value (∅)", text=["∅"] * len(empty),
             textfont=dict(color=BLACK, size=13), textposition="middle center",
-            marker=dict(symbol="square", size=CELL_SIZE, color=SKY, line=dict(width=2, color=BLUE)),
-            customdata=_grid_custom(empty), hovertemplate=GRID_HOVER,
-            selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 6)), unselected=dict(marker=dict(opacity=0.8)),
+            marker=dict(symbol="square", **hit), customdata=_grid_custom(empty), hovertemplate=GRID_HOVER, **pick,
         ))
-    blank = cells[~cells["measured"]]
-    differs = blank["differs"] != ""
-    for sub, colour, label in (
-        (blank[~differs], GREY, "blank (crossed square)"),
-        (blank[differs], VERMILLION, "blank here, but another view counts it"),
-    ):
+    for sub, colour, label in blank_kinds:
         fig.add_trace(go.Scatter(
-            x=sub["group_label"], y=sub["scenario"], mode="markers", name=label,
-            marker=dict(symbol=BLANK, size=CELL_SIZE - 4, color=colour, line=dict(width=2, color=colour)),
-            customdata=_grid_custom(sub), hovertemplate=GRID_HOVER,
-            selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 2)), unselected=dict(marker=dict(opacity=0.8)),
+            x=sub["group_label"], y=sub["scenario"], mode="markers", name=label, showlegend=False,
+            marker=dict(symbol=BLANK, **hit), customdata=_grid_custom(sub), hovertemplate=GRID_HOVER, **pick,
         ))
-    _square_axes(fig, group_order, scenario_order)
-    fig.update_layout(clickmode="event+select", dragmode=False)
-    base_layout(fig, height=ROW_PX * len(scenario_order) + 150)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, xanchor="left", x=0))
-    return fig
+    return _tile_layout(fig, shapes, group_order, scenario_order)
 
 
 # ----------------------------------------------------------------------------- coverage
@@ -278,36 +335,51 @@ def _corr_custom(df: pd.DataFrame) -> np.ndarray | None:
     return c[["token", "scenario", "group_label", "metric_t", "rho_t", "agr_t", "n", "status_t"]].astype(str).to_numpy()
 
 
+def _diverging(v: float) -> str:
+    """The DIVERGING colour of an agreement in [-1, 1]."""
+    t = (min(max(float(v), -1.0), 1.0) + 1) / 2
+    (a, c0), (b, c1) = (DIVERGING[0], DIVERGING[1]) if t <= 0.5 else (DIVERGING[1], DIVERGING[2])
+    return _mix(c0, c1, (t - a) / (b - a))
+
+
 def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order: list[str]) -> go.Figure:
-    """Scenario × group grid of the agreement of each metric with accuracy, as square markers (click to pick a
-    pair); each cell is labelled with its value; cells without a correlation are crossed squares."""
+    """Scenario × group grid of the agreement of each metric with accuracy, as real tiles (shapes, never
+    overlapping) with invisible markers over them that carry the hover and the click to pick a pair; each cell is
+    labelled with its value; cells without a correlation are crossed tiles."""
     corr = corr.copy()
     corr["token"] = corr["scenario"] + "|" + corr["metric_group"]
     fig = go.Figure()
+    xi, yi = _tile_index(group_order, scenario_order)
     ok = corr[corr["agreement"].notna()]
+    none = corr[corr["agreement"].isna()]
     a = ok["agreement"].to_numpy(dtype=float)
+    shapes = [_tile(xi[g], yi[sc], _diverging(v), GREY) for g, sc, v in zip(ok["group_label"], ok["scenario"], a)]
+    for g, sc in zip(none["group_label"], none["scenario"]):
+        shapes += [_tile(xi[g], yi[sc], CLEAR, GREY, 1.5), _cross(xi[g], yi[sc], GREY)]
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="agreement with accuracy (labelled)",
+                             hoverinfo="skip", marker=dict(symbol="square", size=14, color=BLUE)))
+    if len(none):
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="no correlation (crossed): see hover",
+                                 hoverinfo="skip", marker=dict(symbol=BLANK, size=14, color=GREY,
+                                                               line=dict(width=1.5, color=GREY))))
+    hidden = dict(opacity=0)
+    pick = dict(selected=dict(marker=hidden), unselected=dict(marker=hidden))
     fig.add_trace(go.Scatter(
         x=ok["group_label"], y=ok["scenario"], mode="markers+text", name="agreement with accuracy (labelled)",
+        showlegend=False,
         text=[f"{v:+.2f}" for v in a], textfont=dict(size=10, color=list(np.where(np.abs(a) > 0.6, "white", BLACK))),
         textposition="middle center",
-        marker=dict(symbol="square", size=CELL_SIZE + 6, color=a, cmin=-1, cmax=1, colorscale=DIVERGING,
-                    line=dict(width=1, color=GREY),
+        # invisible markers: they carry the colour bar, the hover and the click; the tiles are the shapes
+        marker=dict(symbol="square", size=CELL_SIZE, color=a, cmin=-1, cmax=1, colorscale=DIVERGING, opacity=0,
                     colorbar=dict(title=dict(text="agreement"), thickness=12, len=0.6, y=0.7)),
-        customdata=_corr_custom(ok), hovertemplate=CORR_HOVER,
-        selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 10)), unselected=dict(marker=dict(opacity=0.8)),
+        customdata=_corr_custom(ok), hovertemplate=CORR_HOVER, **pick,
     ))
-    none = corr[corr["agreement"].isna()]
     fig.add_trace(go.Scatter(
         x=none["group_label"], y=none["scenario"], mode="markers", name="no correlation (crossed): see hover",
-        marker=dict(symbol=BLANK, size=CELL_SIZE - 4, color=GREY, line=dict(width=1.5, color=GREY)),
-        customdata=_corr_custom(none), hovertemplate=CORR_HOVER,
-        selected=dict(marker=dict(opacity=1, size=CELL_SIZE + 2)), unselected=dict(marker=dict(opacity=0.8)),
+        showlegend=False, marker=dict(symbol=BLANK, size=CELL_SIZE, color=GREY, opacity=0),
+        customdata=_corr_custom(none), hovertemplate=CORR_HOVER, **pick,
     ))
-    _square_axes(fig, group_order, scenario_order)
-    fig.update_layout(clickmode="event+select", dragmode=False)
-    base_layout(fig, height=ROW_PX * len(scenario_order) + 150)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, xanchor="left", x=0))
-    return fig
+    return _tile_layout(fig, shapes, group_order, scenario_order)
 
 
 def pair_scatter(pairs: pd.DataFrame, x_title: str, y_title: str, lower_is_better: bool | None,

@@ -7,6 +7,8 @@ import plotly.graph_objects as go
 
 from helm_core.data import GROUP_LABELS
 
+from helm_core import fmt
+
 from .charts import BLACK, BLUE, GREY, INK, ORANGE, VERMILLION, base_layout, fmt_value
 
 UP, DOWN, SAME = BLUE, VERMILLION, GREY
@@ -14,18 +16,12 @@ HARM_SCALE = "Cividis"
 
 
 def fmt_params(p: float | None, speculative: bool = False) -> str:
-    """175000000000 -> "175B"; NaN -> "undisclosed"; a speculative size gets HELM's "*"."""
-    if p is None or (isinstance(p, float) and np.isnan(p)):
-        return "undisclosed"
-    if p >= 1e9:
-        s = f"{p / 1e9:.1f}".rstrip("0").rstrip(".") + "B"
-    else:
-        s = f"{p / 1e6:.0f}M"
-    return s + ("*" if speculative else "")
+    """175000000000 -> "175B"; NaN -> "undisclosed"; a speculative size gets HELM's "*" (helm_core.fmt)."""
+    return fmt.params(p, speculative)
 
 
 def fmt_pct(v: float, digits: int = 0) -> str:
-    return "no value" if v is None or (isinstance(v, float) and np.isnan(v)) else f"{v:.{digits}%}"
+    return fmt.share(v, digits)
 
 
 def group_label(g: str) -> str:
@@ -196,82 +192,150 @@ def capability_cost_bubble(
     harm_label: str,
     top: dict[str, int],
     log_y: bool = True,
+    band_label: str | None = None,
 ) -> go.Figure:
-    """Bubble chart of capability (x) against cost (y, log scale).
+    """Bubble chart of capability (x) against cost (y, log scale), with a band below it for the models that have
+    a capability value but no cost value (e.g. "no runtime in HELM"): they are placed by capability only, not
+    dropped.
 
     frame: frontier.cost_view's frame (capability, runtime_s, harm, params, params_speculative, size_disclosed,
     pareto, access, ...). Colour = harm (Cividis, continuous), bubble diameter grows with log(parameters);
     speculative sizes are circles with a dot, undisclosed sizes fixed-size diamonds; models with no harm value
-    are grey. `top` maps model -> recipe rank for the three to ring and label. The Pareto front is a dashed line.
+    are grey. `top` maps model -> recipe rank for the three to ring and label, on the chart or in the band.
+    The Pareto front is a dashed line. `band_label` names the band (default: frontier.BAND_LABELS by column).
     """
-    f = frame[frame["capability"].notna() & frame[y].notna()].copy()
-    f["params_text"] = [fmt_params(p, s) for p, s in zip(f["params"], f["params_speculative"])]
-    f["runtime_text"] = f["runtime_s"].map(lambda v: "no value" if pd.isna(v) else f"{v:.2f} s")
-    f["harm_text"] = f["harm"].map(lambda v: fmt_value(v, 4))
+    from plotly.subplots import make_subplots
+
+    from helm_core.frontier import BAND_LABELS
+
+    band_label = band_label or BAND_LABELS.get(y, "no cost value")
+    placed = frame[frame["capability"].notna()].copy()
+    placed["params_text"] = [fmt_params(p, s) for p, s in zip(placed["params"], placed["params_speculative"])]
+    placed["runtime_text"] = placed["runtime_s"].map(fmt.seconds)
+    placed["harm_text"] = placed["harm"].map(lambda v: fmt_value(v, 4))
+    f = placed[placed[y].notna()]
+    band = placed[placed[y].isna()]
     cd_cols = ["model", "access", "params_text", "runtime_text", "harm_text"]
     hover = ("<b>%{customdata[0]}</b> (%{customdata[1]})<br>" + x_label + ": %{x:.3f}<br>"
              "runtime: %{customdata[3]}<br>parameters: %{customdata[2]}<br>" + harm_label
              + ": %{customdata[4]}<extra></extra>")
-    fig = go.Figure()
-    hmin = float(f["harm"].min()) if f["harm"].notna().any() else 0.0
-    hmax = float(f["harm"].max()) if f["harm"].notna().any() else 1.0
+    if len(band):
+        fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.8, 0.2], vertical_spacing=0.03)
+        main_cell, band_cell = dict(row=1, col=1), dict(row=2, col=1)
+    else:
+        fig = go.Figure()
+        main_cell, band_cell = {}, {}
+    harm_all = placed["harm"]
+    hmin = float(harm_all.min()) if harm_all.notna().any() else 0.0
+    hmax = float(harm_all.max()) if harm_all.notna().any() else 1.0
     fig.update_layout(coloraxis=dict(colorscale=HARM_SCALE, cmin=hmin, cmax=hmax if hmax > hmin else hmin + 1e-9,
                                      colorbar=dict(title=dict(text=harm_label + "<br>(higher = more harm)", side="right"),
-                                                   thickness=14, len=0.75, y=0.4)))
-    kinds = (
-        ("size disclosed (bubble grows with log parameters)", f["size_disclosed"] & ~f["params_speculative"], "circle"),
-        ("size speculative, HELM marks it * (circle with dot)", f["size_disclosed"] & f["params_speculative"], "circle-dot"),
-        ("size undisclosed (fixed-size diamond)", ~f["size_disclosed"], "diamond"),
-    )
-    for name, mask, symbol in kinds:
-        if mask.any():
+                                                   thickness=14, len=0.75, y=0.55)))
+    # Models in the band sit on one line, except the recipe's top three, which get a row each (so their labels
+    # never collide): rank 1 highest.
+    band_y = pd.Series(0.0, index=band.index)
+    for m, r in top.items():
+        band_y[band["model"] == m] = {1: 1.0, 2: 0.0, 3: -1.0}.get(int(r), 0.0)
+    for name, mask_of, symbol in (
+        ("size disclosed (bubble grows with log parameters)", lambda d: d["size_disclosed"] & ~d["params_speculative"], "circle"),
+        ("size speculative, HELM marks it * (circle with dot)", lambda d: d["size_disclosed"] & d["params_speculative"], "circle-dot"),
+        ("size undisclosed (fixed-size diamond)", lambda d: ~d["size_disclosed"], "diamond"),
+    ):
+        if mask_of(placed).any():
             # The legend's key for the shape, in a neutral ink: a harm-coloured key would take the colour
             # scale's darkest end, invisible on the dark theme.
             fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name, hoverinfo="skip",
-                                     marker=dict(symbol=symbol, size=11, color=INK, line=dict(color=INK, width=1))))
-        for has_harm in (True, False):
-            part = f[mask & (f["harm"].notna() == has_harm)]
-            if part.empty:
-                continue
-            size = _bubble_size(part["params"]) if symbol != "diamond" else np.full(len(part), 14.0)
-            marker = dict(symbol=symbol, size=size, line=dict(color=INK, width=1), opacity=0.9)
-            if has_harm:
-                marker.update(color=part["harm"], coloraxis="coloraxis")
-            else:
-                marker.update(color=GREY)
-            fig.add_trace(go.Scatter(
-                x=part["capability"], y=part[y], mode="markers", marker=marker, showlegend=not has_harm,
-                name=name if has_harm else f"{name}; no harm value (grey)",
-                customdata=part[cd_cols].to_numpy(), hovertemplate=hover,
-            ))
+                                     marker=dict(symbol=symbol, size=11, color=INK, line=dict(color=INK, width=1))),
+                          **main_cell)
+        for where, d, cell in (("chart", f, main_cell), ("band", band, band_cell)):
+            mask = mask_of(d)
+            for has_harm in (True, False):
+                part = d[mask & (d["harm"].notna() == has_harm)]
+                if part.empty:
+                    continue
+                size = _bubble_size(part["params"]) if symbol != "diamond" else np.full(len(part), 14.0)
+                marker = dict(symbol=symbol, size=size, line=dict(color=INK, width=1), opacity=0.9)
+                if has_harm:
+                    marker.update(color=part["harm"], coloraxis="coloraxis")
+                else:
+                    marker.update(color=GREY)
+                trace_name = name if has_harm else f"{name}; no harm value (grey)"
+                if where == "band":
+                    trace_name = f"band: {band_label}: {trace_name}"
+                fig.add_trace(go.Scatter(
+                    x=part["capability"], y=part[y] if where == "chart" else band_y[part.index],
+                    mode="markers", marker=marker, showlegend=where == "chart" and not has_harm, name=trace_name,
+                    customdata=part[cd_cols].to_numpy(), hovertemplate=hover,
+                ), **cell)
     front = f[f["pareto"]].sort_values("capability")
     if len(front):
         fig.add_trace(go.Scatter(
             x=front["capability"], y=front[y], mode="lines", name="Pareto front: nothing is more capable and cheaper",
             line=dict(color=INK, dash="dash", width=2), hoverinfo="skip",
-        ))
-    tops = f[f["model"].isin(list(top))].copy()
+        ), **main_cell)
+    if len(band):
+        # The band's legend entry says what it is.
+        fig.add_trace(go.Scatter(
+            x=[None], y=[None], mode="markers", name=f"band below: {band_label} (placed by {x_label.lower()} only)",
+            marker=dict(symbol="line-ew", size=14, color=INK, line=dict(color=INK, width=2)), hoverinfo="skip",
+        ), **band_cell)
+    tops = placed[placed["model"].isin(list(top))].copy()
     if len(tops):
         tops["rank"] = tops["model"].map(top)
         tops = tops.sort_values("rank")
-        fig.add_trace(go.Scatter(
-            x=tops["capability"], y=tops[y], mode="markers+text", name="top 3 of the recipe (ringed, labelled)",
-            text=[f"#{int(r)} {m}" for m, r in zip(tops["model"], tops["rank"])], textposition="top center",
+        in_band = tops[y].isna()
+        ty = [band_y[i] if b else v for i, b, v in zip(tops.index, in_band, tops[y])]
+        # On the chart a label sits above its ring; in the band, to the left of it (the band's rows are close).
+        # Near the right (left) edge of the axis a centred label would be clipped: it leans inwards there.
+        lo_x, hi_x = float(placed["capability"].min()), float(placed["capability"].max())
+        span = (hi_x - lo_x) or 1.0
+
+        def lean(x: float) -> str:
+            rel = (x - lo_x) / span
+            return "top left" if rel > 0.7 else ("top right" if rel < 0.3 else "top center")
+
+        positions = ["middle left" if b else lean(x) for b, x in zip(in_band, tops["capability"])]
+        trace = dict(
+            mode="markers+text", name="top 3 of the recipe (ringed, labelled)",
             textfont=dict(size=12),  # the theme's text colour, legible on light and dark
-            marker=dict(symbol="circle-open", size=_bubble_size(tops["params"].fillna(1.4e10)) + 12,
-                        line=dict(color=VERMILLION, width=3), color=VERMILLION),
             customdata=tops[cd_cols].to_numpy(), hovertemplate=hover,
-        ))
-    fig.update_xaxes(title=x_label)
-    fig.update_yaxes(title=y_label + (" (log scale)" if log_y else ""), type="log" if log_y else "linear")
+        )
+        for b, cell in ((False, main_cell), (True, band_cell)):
+            sel = (in_band == b).to_numpy()
+            if not sel.any():
+                continue
+            t = tops[sel]
+            fig.add_trace(go.Scatter(
+                x=t["capability"], y=[v for v, k in zip(ty, sel) if k],
+                text=[f"#{int(r)} {m}" for m, r in zip(t["model"], t["rank"])],
+                textposition=[p for p, k in zip(positions, sel) if k],
+                marker=dict(symbol="circle-open", size=_bubble_size(t["params"].fillna(1.4e10)) + 12,
+                            line=dict(color=VERMILLION, width=3), color=VERMILLION),
+                showlegend=not (b and (~in_band).any()),
+                **{**trace, "customdata": t[cd_cols].to_numpy()},
+            ), **cell)
+    x_title = dict(title=x_label)
+    if len(band):
+        fig.update_xaxes(**x_title, row=2, col=1)
+        fig.add_hrect(y0=-1.8, y1=1.8, fillcolor=GREY, opacity=0.15, line_width=0, layer="below", row=2, col=1)
+        fig.update_yaxes(row=2, col=1, range=[-1.8, 1.8], tickvals=[0], ticktext=[band_label.replace(" in ", "<br>in ", 1)],
+                         showgrid=False, zeroline=False, fixedrange=True)
+    else:
+        fig.update_xaxes(**x_title)
+    fig.update_yaxes(title=y_label + (" (log scale)" if log_y else ""), type="log" if log_y else "linear", **main_cell)
     if log_y and len(f):
         ticks = log_ticks(float(f[y].min()), float(f[y].max()))
-        text = [fmt_params(t) for t in ticks] if y == "params" else [f"{t:g} s" for t in ticks]
-        fig.update_yaxes(tickvals=ticks, ticktext=text)
-    fig = base_layout(fig, height=620)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.12, xanchor="left", x=0),
-                      margin=dict(b=10, t=20))
-    return fig
+        text = [fmt_params(t) for t in ticks] if y == "params" else [fmt.seconds(t) for t in ticks]
+        fig.update_yaxes(tickvals=ticks, ticktext=text, **main_cell)
+    if len(placed):
+        lo, hi = float(placed["capability"].min()), float(placed["capability"].max())
+        pad = max(0.04, 0.06 * (hi - lo))
+        # room on the left for a band label written to the left of its ring
+        left_labels = bool(len(tops)) and bool(tops[y].isna().any())
+        fig.update_xaxes(range=[lo - pad - (0.3 * (hi - lo) if left_labels else 0), hi + pad])
+    # The legend above the plot (base_layout): below it, it would cover the x axis's title once the presenter
+    # mode caps the height.
+    return base_layout(fig, height=620)
 
 
 # ----------------------------------------------------------------------------- cached figure specs

@@ -75,8 +75,7 @@ def reliability_diagram(summary: dict, *, simulated: bool, title: str) -> go.Fig
                            font=dict(size=13, color=BLACK), bgcolor="rgba(240,228,66,0.55)")
     fig.add_annotation(text=f"ECE {summary['ece']:.3f}", xref="paper", yref="paper", x=0.99, y=0.30,
                        xanchor="right", yanchor="bottom", showarrow=False, font=dict(size=14))
-    fig = base_layout(fig, height=560, title=title)
-    return fig.update_layout(margin=dict(t=90), legend=dict(yref="container", y=0.93, yanchor="top"))
+    return base_layout(fig, height=560, title=title)
 
 
 def accuracy_ece_scatter(df: pd.DataFrame, *, scenario: str, metric: str) -> go.Figure:

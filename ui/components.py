@@ -9,6 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from helm_core import fmt
 from helm_core.content import CONFIDENCE_LEVELS, Claim
 
 from . import cache, nav, presenter, state
@@ -57,15 +58,32 @@ def release_gap(groups: Sequence[str], url_path: str) -> list[str]:
 
 
 def claim(claim_id: str, *, compact: bool = False) -> None:
-    """Show a paper claim as a claim: statement, a badge with its confidence, and its source."""
+    """Show a paper claim as a claim: statement, a badge with its confidence, and its source. A note about the
+    app's own sources (kind = "note") gets a plain "Note on sources" badge: it is not something the paper says."""
     c: Claim = cache.claims()[claim_id]
-    badge = f":{BADGE_COLOR[c.confidence]}-badge[Paper claim · {c.confidence}]"
+    badge = (f":{BADGE_COLOR[c.confidence]}-badge[Paper claim · {c.confidence}]" if c.is_paper_claim
+             else ":gray-badge[Note on sources]")
     with st.container(border=not compact):
         st.markdown(f"{badge} {c.statement}")
-        caption = f"Source: {c.source}. {c.confidence.capitalize()}: {CONFIDENCE_LEVELS[c.confidence]}."
+        caption = (f"Source: {c.source}. {c.confidence.capitalize()}: {CONFIDENCE_LEVELS[c.confidence]}."
+                   if c.is_paper_claim else f"Source: {c.source}.")
         if c.note:
             caption += f" Note: {c.note}"
         st.caption(caption)
+
+
+def cohort_label(n_models: int | None = None) -> str:
+    """The sidebar's cohort in words, for sentences computed on it: "the 2022 paper's cohort (28 models)",
+    "every model of the release, open access (20 models)"."""
+    from . import state as _state
+
+    c = cache.active_cohort()
+    base = "the 2022 paper's cohort" if c == "paper" else "every model of the release"
+    access = _state.access_levels()
+    if set(access) != set(_state.ACCESS):
+        base += ", " + " and ".join(access) + " access"
+    n = len(cache.active_models()) if n_models is None else n_models
+    return f"{base} ({fmt.count(n, 'model')})"
 
 
 def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = None, data_name: str | None = None,
@@ -116,6 +134,15 @@ def _missing(v: object) -> bool:
     return v is None or (isinstance(v, float) and v != v) or v is pd.NA or v is pd.NaT
 
 
+def _float_format(col: pd.Series) -> str | Callable:
+    """A float column's default format: a count stored as float (every value whole, e.g. runs averaged) prints as
+    an integer, anything else with 3 decimals."""
+    vals = col.dropna()
+    if not vals.empty and bool((vals == vals.round()).all()) and bool((vals.abs() > 1).any()):
+        return fmt.number
+    return "{:.3f}"
+
+
 def markdown_table(data, *, formats: Mapping[str, str | Callable] | None = None,
                    labels: Mapping[str, str] | None = None, highlight: Sequence[bool] | None = None,
                    links: Sequence[str] = ()) -> str:
@@ -123,9 +150,9 @@ def markdown_table(data, *, formats: Mapping[str, str | Callable] | None = None,
     df = pd.DataFrame(data)
     if labels:
         df = df.rename(columns=labels)
-    fmt = {c: "{:.3f}" if pd.api.types.is_float_dtype(df[c]) else None for c in df.columns}
-    fmt.update({c: _link for c in links})
-    fmt.update(formats or {})
+    fmts = {c: _float_format(df[c]) if pd.api.types.is_float_dtype(df[c]) else None for c in df.columns}
+    fmts.update({c: _link for c in links})
+    fmts.update(formats or {})
     columns = list(df.columns)
     numeric = [pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]) for c in columns]
 
@@ -140,7 +167,7 @@ def markdown_table(data, *, formats: Mapping[str, str | Callable] | None = None,
              "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
     marks = list(highlight) if highlight is not None else [False] * len(df)
     for row, mark in zip(df.itertuples(index=False, name=None), marks):
-        cells = [show(v, fmt[c]) for v, c in zip(row, columns)]
+        cells = [show(v, fmts[c]) for v, c in zip(row, columns)]
         if mark:
             cells = [f":{HIGHLIGHT}[{x}]" for x in cells]
         lines.append("| " + " | ".join(cells) + " |")

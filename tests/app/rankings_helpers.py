@@ -13,6 +13,9 @@ from streamlit.testing.v1 import AppTest
 from .helpers import ROOT, TIMEOUT, assert_clean
 
 
+SIDEBAR_KEYS = {"cohort", "access"}
+
+
 def open_with(file: str, query: dict[str, str] | None = None, session: dict | None = None) -> AppTest:
     """Run Home.py once, then set the page's own query parameters (and session state) and switch to `file`.
 
@@ -21,6 +24,8 @@ def open_with(file: str, query: dict[str, str] | None = None, session: dict | No
     at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
     for k, v in (session or {}).items():
         at.session_state[k] = v
+    for k in SIDEBAR_KEYS & set(query or {}):  # the sidebar's widgets read the URL on the first run
+        at.query_params[k] = query[k]
     at.run()
     for k, v in (query or {}).items():
         at.query_params[k] = v

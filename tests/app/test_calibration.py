@@ -46,7 +46,7 @@ def test_default_shows_a_labelled_simulation():
     expected = cal.simulated_reliability(0.7, 0.5, 1000, 10, "equal_mass", 0)["ece"]
     assert m["ECE"] == f"{expected:.3f}"
     fig = _figure(at, "calibration_reliability")
-    assert "SIMULATION" in fig["layout"]["title"]["text"]
+    assert "SIMULATION" in fig["layout"]["legend"]["title"]["text"]  # the title heads the legend (no overlap)
     assert any("SIMULATION" in a["text"] for a in fig["layout"]["annotations"])
 
 
@@ -125,7 +125,7 @@ def test_bin_strategy_switch_changes_the_bins():
 
 
 def test_scenario_switch_and_verdicts():
-    at = open_page(PAGE, section="Accuracy and calibration")
+    at = open_page(PAGE, section="Accuracy and calibration", query={"cohort": "all"})
     assert at.selectbox(key="cal_scenario").value == "HellaSwag"
     assert float(_metrics(at)["Rank correlation, accuracy vs ECE"]) > 0.5
     at.selectbox(key="cal_scenario").set_value("OpenbookQA").run()
@@ -136,7 +136,7 @@ def test_scenario_switch_and_verdicts():
 
 
 def test_interface_switch_shows_each_method():
-    at = open_page(PAGE, section="Switch interfaces")
+    at = open_page(PAGE, section="Switch interfaces", query={"cohort": "all"})
     assert "A. In the oven" in at.text[0].value
     assert "Illustration" in texts(at)
     at.button_group(key="cal_method").set_value("separate").run()
@@ -149,7 +149,7 @@ def test_interface_switch_shows_each_method():
 
 
 def test_models_without_ece_are_listed():
-    at = open_page(PAGE, section="Switch interfaces")
+    at = open_page(PAGE, section="Switch interfaces", query={"cohort": "all"})
     t = texts(at)
     assert "gpt-3.5-turbo-0301" in t and "Falcon (40B)" in t
     never = cal.models_without_ece(load_release())

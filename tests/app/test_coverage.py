@@ -15,7 +15,7 @@ CHARTS = {"Coverage jump": "coverage_bars", "Per model": "coverage_models", "Per
 
 
 def test_claim_and_computed_coverage():
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, query={"cohort": "all"})
     t = texts(at)
     assert "17.9% of the 16 core scenarios" in t and "96.0%" in t
     assert "is not available in any source this app has" in t  # no per-model pre-HELM record
@@ -35,7 +35,7 @@ def test_paper_and_all_do_not_follow_the_sidebar():
 
 
 def test_thinning_for_newer_models_is_shown():
-    t = texts(open_story_page(PAGE, section="Per scenario"))
+    t = texts(open_story_page(PAGE, section="Per scenario", query={"cohort": "all"}))
     assert "HellaSwag (9 of 39)" in t and "MS MARCO (TREC) (9 of 39)" in t
 
 
@@ -52,7 +52,7 @@ def test_comparable_ground_default_pair():
     (["text-davinci-002"], "16 of 16"),
 ])
 def test_driving_the_comparable_ground_tool(models, shared):
-    at = open_story_page(PAGE, section="Comparable ground")
+    at = open_story_page(PAGE, section="Comparable ground", query={"cohort": "all"})
     at.multiselect(key="ground").set_value(models).run()
     assert not at.exception
     assert metrics_of(at)[f"Scenarios all {len(models)} share"] == shared
@@ -69,7 +69,7 @@ def test_emptying_the_tool_says_what_to_do():
 
 
 def test_ground_from_the_url():
-    at = open_story_page(PAGE, section="Comparable ground", query={"ground": ["LLaMA (65B)", "T5 (11B)"]})
+    at = open_story_page(PAGE, section="Comparable ground", query={"cohort": "all", "ground": ["LLaMA (65B)", "T5 (11B)"]})
     assert at.multiselect(key="ground").value == ["LLaMA (65B)", "T5 (11B)"]
     assert metrics_of(at)["Scenarios all 2 share"] == "10 of 16"
 
@@ -81,7 +81,7 @@ def test_bad_ground_in_the_url_gives_a_notice():
 
 
 def test_pairwise_overlap_least_pair():
-    at = open_story_page(PAGE, section="Pairwise overlap")
+    at = open_story_page(PAGE, section="Pairwise overlap", query={"cohort": "all"})
     assert "The least overlap is 8 of 16 scenarios" in texts(at)
     pairs = next(d.value for d in open_chart_data(at).dataframe if "model_b" in d.value.columns)
     assert len(pairs) == 67 * 66 // 2
@@ -129,7 +129,7 @@ def test_bad_section_in_url_opens_the_first(value):
 
 def test_ground_survives_other_sections():
     """The tool's choice is back when its section reopens."""
-    at = open_story_page(PAGE, section="Comparable ground")
+    at = open_story_page(PAGE, section="Comparable ground", query={"cohort": "all"})
     at.multiselect(key="ground").set_value(["LLaMA (65B)", "T5 (11B)"]).run()
     open_section(at, "Pairwise overlap")
     open_section(at, "Comparable ground")
@@ -138,7 +138,7 @@ def test_ground_survives_other_sections():
 
 
 def test_ground_from_the_url_is_kept_while_another_section_is_open():
-    at = open_story_page(PAGE, query={"ground": ["LLaMA (65B)", "T5 (11B)"]})
+    at = open_story_page(PAGE, query={"cohort": "all", "ground": ["LLaMA (65B)", "T5 (11B)"]})
     assert at.query_params["ground"] == ["LLaMA (65B)", "T5 (11B)"]
     assert not notices(at)  # declared although the tool is not drawn in the first section
     open_section(at, "Comparable ground")
@@ -146,10 +146,10 @@ def test_ground_from_the_url_is_kept_while_another_section_is_open():
 
 
 def test_no_model_in_the_cohort_warns_in_every_section(release):
-    name = "no paper models"
-    rel = replace(release, models=release.models.assign(paper_cohort=False),
+    name = "no closed models"
+    rel = replace(release, models=release.models.assign(access="open"),
                   meta={**release.meta, "kind": "upload", "release": name})
-    at = open_story_page(PAGE, query={"cohort": "paper"}, session={"dataset_key": name, "_releases": {name: rel}})
+    at = open_story_page(PAGE, query={"cohort": "paper", "access": "closed"}, session={"dataset_key": name, "_releases": {name: rel}})
     assert metrics_of(at)["Sidebar cohort (0 models)"] == "no models"
     assert chart_keys(at) == ["coverage_bars"]  # the paper's numbers and the whole release still show
     for label in SECTIONS:

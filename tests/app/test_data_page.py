@@ -52,7 +52,7 @@ def test_without_upload_the_page_explains_and_shows_no_dataset_choice():
 
 
 def test_valid_zip_gives_a_summary_and_switches_every_page():
-    at = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
+    at = upload(open_page("app_pages/data.py", query={"cohort": "all"}), "demo.zip", SUITE_ZIP)
     m = metrics(at)
     assert (m["Models"], m["Scenarios"], m["Runs"], m["Instances"]) == ("3", "3", "3", "8")
     t = texts(at)
@@ -67,7 +67,7 @@ def test_valid_zip_gives_a_summary_and_switches_every_page():
 
 
 def test_broken_zip_gives_a_message_and_keeps_the_bundled_release():
-    at = upload(open_page("app_pages/data.py"), "broken.zip", bytes(range(256)) * 4)
+    at = upload(open_page("app_pages/data.py", query={"cohort": "all"}), "broken.zip", bytes(range(256)) * 4)
     assert any("not a readable zip archive" in e.value for e in at.error)
     assert any("keeps showing HELM classic v0.4.0" in e.value for e in at.error)
     assert active_key(at) == cache.BUNDLED_KEY
@@ -76,7 +76,7 @@ def test_broken_zip_gives_a_message_and_keeps_the_bundled_release():
 
 
 def test_broken_zip_after_a_good_one_keeps_the_good_one():
-    at = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
+    at = upload(open_page("app_pages/data.py", query={"cohort": "all"}), "demo.zip", SUITE_ZIP)
     good = at.session_state["dataset_key"]
     at = upload(at, "traversal.zip", _zip([("../../evil/stats.json", b"[]")]))
     assert any("points outside the archive" in e.value for e in at.error)
@@ -155,8 +155,8 @@ def _home_with_loaded_dataset(query=None):
 
 
 def test_sidebar_dataset_choice_only_once_something_is_loaded():
-    assert not [r for r in open_page().sidebar.radio if r.label == "Dataset"]
-    at, key = _home_with_loaded_dataset()
+    assert not [r for r in open_page(query={"cohort": "all"}).sidebar.radio if r.label == "Dataset"]
+    at, key = _home_with_loaded_dataset({"cohort": "all"})
     choice = [r for r in at.sidebar.radio if r.label == "Dataset"]
     assert choice and choice[0].options == ["HELM classic v0.4.0 (bundled)", "Your HELM output (demo.zip)"]
     assert choice[0].value == "Your HELM output (demo.zip)"
@@ -165,7 +165,7 @@ def test_sidebar_dataset_choice_only_once_something_is_loaded():
 
 
 def test_sidebar_choice_switches_every_page():
-    at, key = _home_with_loaded_dataset()
+    at, key = _home_with_loaded_dataset({"cohort": "all"})
     choice = [r for r in at.sidebar.radio if r.label == "Dataset"][0]
     choice.set_value(cache.BUNDLED_LABEL).run()
     assert_clean(at)
@@ -193,8 +193,8 @@ def test_groups_zip_summary():
 
 
 def test_uploads_are_private_to_the_session():
-    a = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
-    b = open_page("app_pages/data.py")
+    a = upload(open_page("app_pages/data.py", query={"cohort": "all"}), "demo.zip", SUITE_ZIP)
+    b = open_page("app_pages/data.py", query={"cohort": "all"})
     assert a.session_state["dataset_key"].startswith("upload-")
     assert not [r for r in b.sidebar.radio if r.label == "Dataset"]
     assert "Now showing: HELM classic v0.4.0 (bundled)" in texts(b)
@@ -203,7 +203,7 @@ def test_uploads_are_private_to_the_session():
 
 
 def test_access_filter_with_an_upload():
-    at = upload(open_page("app_pages/data.py", query={"access": "open"}), "demo.zip", SUITE_ZIP)
+    at = upload(open_page("app_pages/data.py", query={"cohort": "all", "access": "open"}), "demo.zip", SUITE_ZIP)
     at.switch_page("app_pages/plumbing.py").run()
     # GPT-J and Pythia are open; the local model's access is unknown, so an access filter leaves it out.
     assert metrics(at)["Models"] == "2"
@@ -228,7 +228,7 @@ def test_server_path_only_when_local(monkeypatch, tmp_path):
 
 def test_configured_path_is_the_default(monkeypatch):
     monkeypatch.setenv("HELM_OUTPUT", str(SUITE))
-    at = open_page()
+    at = open_page(query={"cohort": "all"})
     assert metrics(at)["Models"] == "3"
     assert at.session_state["dataset_key"].startswith("path-")
     at.switch_page("app_pages/data.py").run()
@@ -237,7 +237,7 @@ def test_configured_path_is_the_default(monkeypatch):
 
 def test_bad_configured_path_is_reported_in_the_sidebar(monkeypatch, tmp_path):
     monkeypatch.setenv("HELM_OUTPUT", str(tmp_path / "missing"))
-    at = open_page()
+    at = open_page(query={"cohort": "all"})
     assert any("Could not load the HELM output given at start-up" in e.value for e in at.sidebar.error)
     assert metrics(at)["Models"] == "67"
 

@@ -75,7 +75,7 @@ def test_differences_between_views_are_pointed_out():
 
 
 def test_selecting_a_cell_opens_the_detail_panel():
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, query={"cohort": "all"})
     assert "No cell selected yet." in texts(at)
     at.selectbox(key="cell").set_value("HellaSwag|accuracy").run()
     assert not at.exception
@@ -86,7 +86,7 @@ def test_selecting_a_cell_opens_the_detail_panel():
     detail = [d.value for d in at.dataframe if "EM" in d.value.columns]
     assert detail and len(detail[0]) == 32
     assert detail[0]["EM"].is_monotonic_decreasing
-    assert any("35 model(s) of the cohort without a value" in e.label for e in at.expander)
+    assert any("35 models of the cohort without a value" in e.label for e in at.expander)
 
 
 @pytest.mark.parametrize("token,needle", [
@@ -224,10 +224,10 @@ def test_view_and_cell_carry_across_sections():
 
 
 def test_no_model_in_the_cohort_warns_in_every_section(release):
-    name = "no paper models"
-    rel = replace(release, models=release.models.assign(paper_cohort=False),
+    name = "no closed models"
+    rel = replace(release, models=release.models.assign(access="open"),
                   meta={**release.meta, "kind": "upload", "release": name})
-    at = open_story_page(PAGE, query={"cohort": "paper"}, session={"dataset_key": name, "_releases": {name: rel}})
+    at = open_story_page(PAGE, query={"cohort": "paper", "access": "closed"}, session={"dataset_key": name, "_releases": {name: rel}})
     for label in SECTIONS:
         if label != SECTIONS[0]:
             open_section(at, label)

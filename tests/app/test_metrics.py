@@ -27,7 +27,7 @@ def test_the_seven_groups_are_described():
 
 
 def test_profile_defaults_and_published_kind():
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, query={"cohort": "all"})
     assert at.multiselect(key="models").value == ["text-davinci-002", "OPT (175B)", "Cohere xlarge v20220609 (52.4B)"]
     assert "Win rates shown: **published** by HELM for all 67 models" in texts(at)
     table = _frame(at, "Accuracy")
@@ -41,7 +41,7 @@ def test_profile_is_recomputed_for_a_sub_cohort():
 
 
 def test_choosing_models_changes_the_profile():
-    at = open_story_page(PAGE)
+    at = open_story_page(PAGE, query={"cohort": "all"})
     at.multiselect(key="models").set_value(["LLaMA (65B)", "T5 (11B)"]).run()
     assert not at.exception
     table = _frame(at, "Accuracy")
@@ -55,7 +55,7 @@ def test_models_from_the_url():
 
 
 def test_correlation_grid_and_default_scatter():
-    at = open_story_page(PAGE, section="Track accuracy")
+    at = open_story_page(PAGE, section="Track accuracy", query={"cohort": "all"})
     corr = _frame(at, "agreement")
     assert len(corr) == 16 * 6
     t = texts(at)
@@ -69,7 +69,7 @@ def test_correlation_grid_and_default_scatter():
     ("CivilComments|toxicity", "no correlation: no variation"),
 ])
 def test_picking_a_pair_changes_the_scatter(pair, needle):
-    at = open_story_page(PAGE, section="Track accuracy")
+    at = open_story_page(PAGE, section="Track accuracy", query={"cohort": "all"})
     at.selectbox(key="pair").set_value(pair).run()
     assert not at.exception
     assert needle in texts(at)
@@ -193,10 +193,10 @@ def test_url_values_are_kept_while_another_section_is_open():
 def test_no_model_in_the_cohort_warns_in_every_section(release):
     from dataclasses import replace
 
-    name = "no paper models"
-    rel = replace(release, models=release.models.assign(paper_cohort=False),
+    name = "no closed models"
+    rel = replace(release, models=release.models.assign(access="open"),
                   meta={**release.meta, "kind": "upload", "release": name})
-    at = open_story_page(PAGE, query={"cohort": "paper"}, session={"dataset_key": name, "_releases": {name: rel}})
+    at = open_story_page(PAGE, query={"cohort": "paper", "access": "closed"}, session={"dataset_key": name, "_releases": {name: rel}})
     assert section_labels(at) == SECTIONS
     for label in SECTIONS:
         if label != SECTIONS[0]:

@@ -24,7 +24,7 @@ def podium_lines(at, title: str) -> str:
 
 
 def test_default_page_shows_both_podiums_and_every_chart():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cohort": "all"})
     t = texts(at)
     assert "HELM's published group win rates" in t
     acc = podium_lines(at, "Accuracy only")
@@ -132,7 +132,7 @@ def test_switching_recipe_sets_its_weights(name):
 
 
 def test_accuracy_only_recipe_matches_the_accuracy_podium():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cohort": "all"})
     at.radio(key="recipe").set_value("accuracy").run()
     acc = podium_lines(at, "Accuracy only")
     rec = podium_lines(at, "Recipe: Accuracy only")
@@ -193,16 +193,18 @@ def test_all_weights_at_zero_give_a_clear_message():
 
 
 def test_exclude_policy_ranks_only_complete_models():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cohort": "all"})
     at.radio(key="missing").set_value("exclude").run()
     t = texts(at)
-    assert "are left out; **25** are ranked" in t
+    assert "are left out; **25** are ranked, in both columns" in t
+    acc_table = next(d for d in tables(at) if "win rate" in d.columns)
+    assert acc_table["rank"].astype(int).max() <= 25  # accuracy ranks among the same 25 models
     assert "†" not in podium_lines(at, "Recipe: Holistic")
     assert podium_lines(at, "Recipe: Holistic").startswith("**#1 text-davinci-002**")
 
 
 def test_top_n_changes_the_slope_chart_and_tables():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cohort": "all"})
     n10 = len(values(chart_spec(at, "podium_slope")["data"][-1]["y"]))
     at.button_group(key="n").set_value(30).run()
     n30 = len(values(chart_spec(at, "podium_slope")["data"][-1]["y"]))
@@ -294,7 +296,7 @@ def test_model_set_demo_recomputes_against_a_smaller_field(which, word):
 
 
 def test_model_set_demo_with_custom_rivals():
-    at = open_page(PAGE, query={"podium_section": "Field of rivals"})
+    at = open_page(PAGE, query={"cohort": "all", "podium_section": "Field of rivals"})
     at.radio(key="podium_ms_which").set_value("custom").run()
     assert any("No rivals to remove" in str(i.value) for i in at.info)
     at.multiselect(key="podium_ms_custom").set_value(["Llama 2 (70B)", "LLaMA (65B)"]).run()
@@ -341,7 +343,7 @@ def test_a_one_model_release_says_a_ranking_needs_two():
 
 
 def test_top_tables_and_the_full_ranking_behind_a_lazy_expander():
-    at = open_page(PAGE)
+    at = open_page(PAGE, query={"cohort": "all"})
     acc, rec = [t for t in tables(at) if {"rank", "model"} <= set(t.columns)]
     assert list(acc.columns) == ["rank", "win rate", "model"] and list(rec.columns) == ["rank", "score", "model"]
     assert len(acc) == len(rec) == 10

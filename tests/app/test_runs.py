@@ -87,7 +87,7 @@ def test_instance_from_the_link(local):
 
 
 def test_search_and_perturbation_filter(local):
-    at = open_runs({"run": BOOLQ})
+    at = open_runs({"cohort": "all", "run": BOOLQ})
     assert "Instance 1 of 6" in caption(at)
     at.text_input(key="runs_search").set_value("penguins").run()
     assert "of 2" in caption(at)
@@ -100,14 +100,14 @@ def test_search_and_perturbation_filter(local):
 
 
 def test_display_files_only_run(local):
-    at = open_runs({"run": GSM})
+    at = open_runs({"cohort": "all", "run": GSM})
     assert "Q: A baker makes 12 rolls and sells 5. How many rolls are left?\nA:" in codes(at)
     assert metrics(at)["P(chosen answer)"] == "–"
     assert "no log-probabilities" in caption(at)
 
 
 def test_scenario_and_model_filters_narrow_the_runs(local):
-    at = open_page("app_pages/runs.py")
+    at = open_page("app_pages/runs.py", query={"cohort": "all"})
     assert len(at.selectbox(key="run").options) == 3
     at.selectbox(key="runs_scenario").set_value("BoolQ").run()
     assert at.selectbox(key="run").options == [BOOLQ]

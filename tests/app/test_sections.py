@@ -89,3 +89,91 @@ def test_presenter_next_and_previous_step_through_the_tabs():
     assert spec.title in texts(at)
     assert _counter(at).endswith(f"tab {len(labels)} of {len(labels)}")
     assert [t.label for t in section_tabs(at)[1] if t.children] == [labels[-1]]
+
+
+# ----------------------------------------------------------------------------- the statement sweep
+# Every page, every section (and every step of the stepper, every thread), in both cohorts: the text on screen is
+# collected and checked against what helm_core computes for the cohort shown, plus rules every sentence follows.
+
+def _extra_views(path: str) -> list[dict[str, str]]:
+    from helm_core import content
+
+    if path == "limits":
+        return [{"step": str(i)} for i in range(1, len(content.load_steps()) + 1)]
+    if path == "threads":
+        return [{"thread": t.id} for t in content.load_threads()]
+    return [{}]
+
+
+def _screen_texts(spec, cohort: str) -> list[str]:
+    """The text of every section / step / thread of a page, one string each (HTML entities resolved)."""
+    import html
+
+    from .critique_helpers import open_at
+    from .helpers import open_section
+
+    out = []
+    for extra in _extra_views(spec.url_path):
+        at = open_at(spec.file, {"cohort": cohort, **extra})
+        key, tabs = section_tabs(at)
+        labels = [t.label for t in tabs] if key else [None]
+        for label in labels:
+            if label is not None and label != labels[0]:
+                open_section(at, label)
+            parts = [texts(at)] + [m.label + ": " + str(m.value) + " " + (m.proto.help or "") for m in at.metric]
+            parts += [e.label for e in at.expander]
+            parts += [str(c.value) for c in at.sidebar.caption]
+            out.append(html.unescape("\n".join(parts)))
+    return out
+
+
+SENTENCE_RULES = [
+    # (pattern that must not appear, why)
+    (r"(?<![\d.,#])1 (models|scenarios|cells|blanks|values|runs|pairs|groups)\b", "singular count with a plural noun"),
+    (r"\|\s*[1-9]\d+\.000\s*\|", "a count printed with decimals in a table"),
+    (r"\b\d+\.000 (runs|models|scenarios)\b", "a count printed with decimals"),
+    (r"Newer models were not run on every scenario", "a fixed claim about whose blanks they are"),
+    (r"Core cells measured", "a headline not comparable with the paper's"),
+    (r"Not on this chart from the", "top-three models dropped from the cost chart"),
+    (r"and the Codex models ran no core scenario\.", "Codex named as a reason coverage is below 100%"),
+]
+
+
+@pytest.mark.parametrize("cohort", ["paper", "all"])
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
+def test_statements_hold_for_the_cohort_shown(spec, cohort, release):
+    import re
+
+    from helm_core import summary
+    from helm_core.content import load_claims
+    from helm_core.data import cohort_models
+
+    models = cohort_models(release, cohort)
+    counts = summary.headline_counts(release, models)
+    accuracy = f"{counts['accuracy_measured'] / counts['accuracy_cells']:.1%}"
+    blanks = summary.blank_sentence(release, models)
+    screens = _screen_texts(spec, cohort)
+    everything = "\n".join(screens)
+    assert f"{len(models)} models selected" in everything  # the sidebar names the cohort's size
+    for pattern, why in SENTENCE_RULES:
+        hit = re.search(pattern, everything)
+        assert hit is None, f"{why}: …{everything[max(0, hit.start() - 80):hit.end() + 40]}…"
+    notes = [c for c in load_claims().values() if not c.is_paper_claim]
+    for c in notes:  # a note about the app's sources is not badged as a paper claim
+        assert not re.search(r"Paper claim · \w+\] " + re.escape(c.statement[:40]), everything), c.id
+    path = spec.url_path
+    if path == "":
+        assert f"Accuracy measured: {accuracy}" in everything
+        assert blanks in everything
+        assert f"{counts['bookkeeping_values']:,} values" in everything  # bookkeeping counted apart
+    if path == "limits":
+        assert f"Accuracy measured: {accuracy}" in screens[0]
+        assert blanks in screens[1]
+    if path == "coverage":
+        assert "448 of 480 cells (93.3%)" in everything
+    if path == "cost":
+        named = "the 2022 paper's cohort" if cohort == "paper" else "every model of the release"
+        assert f"disagrees** for {named}" in everything
+        assert "rank in " + named in everything
+    if path == "threads":
+        assert "(none added later do), and no clean accuracy/efficiency trade-off" in everything

@@ -44,7 +44,7 @@ def _decode(arr):
 
 
 def test_default_is_nq_open_book_with_seed_spread():
-    at = open_page()
+    at = open_page(query={"cohort": "all"})
     assert at.selectbox(key="sens_scenario").value == NQ
     m = _metrics(at)
     sp = sens.seed_spread(load_release(), NQ)
@@ -71,7 +71,7 @@ def test_scenario_choice_carries_to_the_best_or_worst_section():
 
 
 def test_sort_by_spread_reorders_the_dumbbell():
-    at = open_page()
+    at = open_page(query={"cohort": "all"})
     by_mean = _figure(at, "sensitivity_dumbbell")["layout"]["yaxis"]["categoryarray"]
     at.button_group(key="sens_sort").set_value("spread").run()
     by_spread = _figure(at, "sensitivity_dumbbell")["layout"]["yaxis"]["categoryarray"]
@@ -98,7 +98,7 @@ def test_hellaswag_has_no_spread():
 
 
 def test_rank_tables_highlight_changes():
-    at = open_page(section="Best or worst seed")
+    at = open_page(section="Best or worst seed", query={"cohort": "all"})
     m = _metrics(at)
     f = sens.rank_flips(load_release(), NQ)
     s = sens.flip_summary(f)
@@ -139,7 +139,7 @@ def test_bad_section_in_url_opens_the_first(value):
 
 
 def test_url_seeds_scenario_and_sort():
-    at = open_page(query={"sens_scenario": "BoolQ", "sens_sort": "spread"})
+    at = open_page(query={"cohort": "all", "sens_scenario": "BoolQ", "sens_sort": "spread"})
     assert at.selectbox(key="sens_scenario").value == "BoolQ"
     assert at.button_group(key="sens_sort").value == "spread"
     sp = sens.seed_spread(load_release(), "BoolQ")
@@ -186,7 +186,7 @@ def test_release_without_trials_or_nq():
 
 
 def test_rank_slope_draws_each_direction_as_one_trace_with_every_mover():
-    at = open_page(section="Best or worst seed")
+    at = open_page(section="Best or worst seed", query={"cohort": "all"})
     fig = _figure(at, "sensitivity_ranks")
     f = sens.rank_flips(load_release(), NQ)
     movers = [t for t in fig["data"] if t.get("mode") == "lines+markers"]

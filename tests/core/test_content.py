@@ -313,3 +313,15 @@ def test_minimal_good_files_load(tmp_path, fname, text):
 def test_missing_file_names_the_file(tmp_path, fname):
     with pytest.raises(DataError, match=fname.replace(".", r"\.")):
         LOADERS[fname](tmp_path / fname)
+
+
+@pytest.mark.parametrize("raw,expected", [
+    ("one line\nwrapped here\n", "one line wrapped here"),
+    ("para one\ncontinued\n\npara two\n", "para one continued\n\npara two"),
+    ("intro:\n- item one\n  continued\n- item two\n", "intro:\n- item one continued\n- item two"),
+    ("| a | b |\n|---|---|\n| 1 | 2 |\n", "| a | b |\n|---|---|\n| 1 | 2 |"),
+])
+def test_prose_joins_wrapped_lines_into_paragraphs(raw, expected):
+    from helm_core.content import prose
+
+    assert prose(raw) == expected

@@ -186,3 +186,18 @@ def test_dominance_is_rare_on_v040(release):
     nd = dominance_summary(release)
     assert len(nd) >= 20
     assert nd.mean() > 0.7
+
+
+@pytest.mark.parametrize("cohort", ["paper", "all"])
+@pytest.mark.parametrize("recipe", ["holistic", "efficiency", "safety"])
+def test_exclude_ranks_accuracy_and_recipe_on_one_set_of_models(release, cohort, recipe):
+    from helm_core.data import cohort_models
+    from helm_core.ranking import RECIPES, recipe_ranking
+
+    rr = recipe_ranking(release, cohort_models(release, cohort), RECIPES[recipe].weights, "exclude")
+    ranked = set(rr.recipe.index[~rr.recipe["excluded"]])
+    acc_ranked = set(rr.accuracy.index[~rr.accuracy["excluded"]])
+    assert acc_ranked == ranked
+    # the accuracy table's ranks are the ranks the shifts start from
+    assert (rr.accuracy.loc[rr.shift.index, "rank"] == rr.shift["rank_a"]).all()
+    assert int(rr.accuracy["rank"].max()) <= len(ranked)

@@ -50,3 +50,66 @@ def test_claims_load_and_validate(tmp_path):
     bad.write_text("[[claim]\n")
     with pytest.raises(DataError, match="TOML"):
         load_claims(bad)
+
+
+@pytest.mark.parametrize("cohort,acc,listed,by_design,metrics,books", [
+    # accuracy coverage 95.3% (paper) / 81.9% (all); schema-listed cells measured; "General information" apart
+    ("paper", (427, 448), (2322, 2688), 448, (3151, 1049), (2562, 126)),
+    ("all", (878, 1072), (4266, 6432), 1072, (5693, 4357), (5268, 1164)),
+])
+def test_headline_counts_keep_comparable_cells_and_bookkeeping_apart(release, cohort, acc, listed, by_design,
+                                                                     metrics, books):
+    from helm_core.data import cohort_models
+
+    c = headline_counts(release, cohort_models(release, cohort))
+    assert (c["accuracy_measured"], c["accuracy_cells"]) == acc
+    assert (c["core_cells_listed_measured"], c["core_cells_listed"]) == listed
+    assert c["core_cells_by_design"] == by_design
+    assert c["core_cells_listed"] + c["core_cells_by_design"] == c["core_cells"]
+    assert (c["metric_values"], c["metric_blank"]) == metrics and (c["bookkeeping_values"], c["bookkeeping_blank"]) == books
+    assert c["metric_values"] + c["bookkeeping_values"] == c["values"]
+
+
+@pytest.mark.parametrize("models,expected", [
+    ("paper", "The 21 blank cells belong to 6 models, all in the 2022 paper's cohort: GLM (130B), T0pp (11B), "
+              "T5 (11B), UL2 (20B) and YaLM (100B) with 4 each; Cohere small v20220720 (410M) with 1."),
+    ("all", "The 194 blank cells belong to 37 models: 31 models not in the 2022 paper's cohort (173 blanks) and "
+            "6 models in the 2022 paper's cohort (21 blanks)."),
+    (["GLM (130B)"], "The 4 blank cells belong to 1 model, in the 2022 paper's cohort: GLM (130B) with 4."),
+    (["Llama 2 (70B)", "GLM (130B)"], "The 10 blank cells belong to 2 models: 1 model not in the 2022 paper's "
+                                      "cohort (6 blanks) and 1 model in the 2022 paper's cohort (4 blanks)"),
+    (["davinci (175B)"], ""),
+])
+def test_blank_sentence_says_whose_blanks_from_the_data(release, models, expected):
+    from helm_core.data import cohort_models
+    from helm_core.summary import blank_owners, blank_sentence
+
+    chosen = cohort_models(release, models) if isinstance(models, str) else models
+    s = blank_sentence(release, chosen)
+    assert (expected in s) if expected else s == ""
+    owners = blank_owners(release, chosen)
+    assert int(owners["blanks"].sum()) == int((~exam_matrix(release, chosen)["measured"]).sum())
+
+
+def test_coverage_claim_logic_holds():
+    c = load_claims()["coverage_why_not_100"]
+    assert "448 of 480 cells (93.3%)" in c.statement and round(448 / 480 * 100, 1) == 93.3
+    assert c.values == (448.0, 480.0, 93.3)
+
+
+@pytest.mark.parametrize("claim_id,confidence,kind", [
+    ("grid_98_of_112", "quoted", "claim"),          # the 98/112 count rests on study notes [SEC-X]
+    ("contamination_unknown", "quoted", "claim"),   # "largely unknown" rests on study notes [SEC-Q]
+    ("coverage_prior_per_model", "unverified", "note"),  # about this app's sources, not a paper claim
+])
+def test_claim_confidence_is_the_weakest_source_and_notes_are_not_claims(claim_id, confidence, kind):
+    c = load_claims()[claim_id]
+    assert (c.confidence, c.kind, c.is_paper_claim) == (confidence, kind, kind == "claim")
+
+
+def test_unknown_claim_kind_is_rejected(tmp_path):
+    p = tmp_path / "claims.toml"
+    p.write_text('[[claim]]\nid = "x"\nsection = "any"\nstatement = "s"\nsource = "s"\nconfidence = "verified"\n'
+                 'kind = "rumour"\n', encoding="utf-8")
+    with pytest.raises(DataError, match="kind 'rumour'"):
+        load_claims(p)

@@ -81,18 +81,18 @@ def test_page_renders_with_every_chart(server, page, path):
 
 
 def test_grid_has_112_cells_with_hover(server, page):
-    open_page(page, f"{server}/grid", PAGES["grid"])
+    open_page(page, f"{server}/grid?cohort=all", PAGES["grid"])
     points = chart(page, "grid_cells").locator(".scatterlayer .point")
     assert points.count() == 112
     # the first trace holds the measured cells; its first point is MMLU × Accuracy
-    text = hover_text(page, "grid_cells", chart(page, "grid_cells").locator(".scatterlayer .trace").first
+    text = hover_text(page, "grid_cells", chart(page, "grid_cells").locator(".scatterlayer .trace:has(.point)").first
                       .locator(".point").first)
     assert "MMLU × Accuracy" in text and "Models with a value: 67 of 67" in text and "Best:" in text
 
 
 def test_grid_blank_cell_hover_gives_the_reason(server, page):
     open_page(page, f"{server}/grid?view=schema", PAGES["grid"])
-    traces = chart(page, "grid_cells").locator(".scatterlayer .trace")
+    traces = chart(page, "grid_cells").locator(".scatterlayer .trace:has(.point)")
     # traces: measured, listed-but-empty (∅: IMDB and MS MARCO bias/toxicity), blank, blank-but-the-paper-counts-it
     assert traces.nth(1).locator(".point").count() == 6
     blanks = traces.nth(2).locator(".point")
@@ -103,11 +103,11 @@ def test_grid_blank_cell_hover_gives_the_reason(server, page):
 
 
 def test_grid_view_and_clicked_cell_round_trip(server, browser, page):
-    open_page(page, f"{server}/grid", PAGES["grid"])
+    open_page(page, f"{server}/grid?cohort=all", PAGES["grid"])
     page.locator('[data-testid="stRadio"]').filter(has_text="schema").get_by_text("data", exact=True).click()
     page.wait_for_function("() => location.search.includes('view=data')", timeout=15_000)
     wait_settled(page)
-    measured = chart(page, "grid_cells").locator(".scatterlayer .trace").first.locator(".point")
+    measured = chart(page, "grid_cells").locator(".scatterlayer .trace:has(.point)").first.locator(".point")
     x, y = centre(measured.nth(6))  # BoolQ × Calibration (MMLU has 5 measured cells before it)
     page.mouse.click(x, y)
     page.wait_for_function("() => location.search.includes('cell=')", timeout=15_000)
@@ -223,7 +223,7 @@ def test_section_links(server, page, path, value, opens):
 def test_metrics_correlation_click_picks_the_pair(server, browser, page):
     open_page(page, f"{server}/metrics", PAGES["metrics"])
     open_section(page, "Track accuracy")
-    cells = chart(page, "metrics_corr").locator(".scatterlayer .trace").first.locator(".point")
+    cells = chart(page, "metrics_corr").locator(".scatterlayer .trace:has(.point)").first.locator(".point")
     text = hover_text(page, "metrics_corr", cells.first)
     assert "MMLU × Calibration" in text and "Spearman" in text
     x, y = centre(cells.nth(1))  # MMLU × Robustness
@@ -245,7 +245,7 @@ def test_metrics_correlation_click_picks_the_pair(server, browser, page):
 
 def test_metrics_profile_models_carry_across_sections(server, page):
     """The profile's models are one choice: the scatter's section draws the same picker with the same models."""
-    open_page(page, f"{server}/metrics", PAGES["metrics"])
+    open_page(page, f"{server}/metrics?cohort=all", PAGES["metrics"])
     page.locator(".st-key-models").get_by_role("button", name="Remove OPT (175B)").click()
     page.wait_for_function("() => location.search.includes('models=')", timeout=15_000)
     wait_settled(page)

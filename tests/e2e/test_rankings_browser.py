@@ -68,7 +68,7 @@ def nav_to(page, title: str, url_path: str) -> None:
 
 
 def test_podium_renders_cleanly_with_every_chart(server, page):
-    open_url(page, f"{server}/podium")
+    open_url(page, f"{server}/podium?cohort=all")
     assert_clean(page)
     text = main_text(page)
     assert "One Recipe Reorders The Podium" in text
@@ -98,11 +98,11 @@ def test_podium_renders_cleanly_with_every_chart(server, page):
 
 
 def test_cost_renders_cleanly_with_its_chart(server, page):
-    open_url(page, f"{server}/cost")
+    open_url(page, f"{server}/cost?cohort=all")
     assert_clean(page)
     text = main_text(page)
     assert "Capability vs Cost Pressure" in text
-    assert "Left out of this chart: 41 of 67 models" in text
+    assert 'In the band "no runtime in HELM": 41 of 67 models' in text
     assert page.get_by_role("tab").all_inner_texts() == ["Capability vs cost", "Paper findings"]
     assert charts_drawn(page) == 1
     assert page.locator('[data-testid="stPlotlyChart"] .scatterlayer .point').count() >= 26
@@ -145,7 +145,7 @@ def test_podium_recipe_and_weights_round_trip_through_the_url(server, browser, p
 
 
 def test_top_n_and_policy_round_trip(server, browser, page):
-    open_url(page, f"{server}/podium")
+    open_url(page, f"{server}/podium?cohort=all")
     radio(page, "A model with no value").get_by_text("exclude", exact=True).click()
     wait_url(page, "missing=exclude")
     text = main_text(page)
@@ -206,16 +206,16 @@ def test_the_recipe_survives_a_switch_to_cost_from_a_later_podium_section(server
 
 
 def test_cost_axis_round_trip(server, browser, page):
-    open_url(page, f"{server}/cost")
+    open_url(page, f"{server}/cost?cohort=all")
     radio(page, "Cost (y").get_by_text("params", exact=True).click()
     wait_url(page, "cost=params")
-    assert "Left out of this chart: 2 of 67 models" in main_text(page)
+    assert 'In the band "size undisclosed": 2 of 67 models' in main_text(page)
     ctx = browser.new_context()
     fresh = ctx.new_page()
     open_url(fresh, page.url)
     assert_clean(fresh)
     assert checked(fresh, "Cost (y") == "params"
-    assert "Left out of this chart: 2 of 67 models" in main_text(fresh)
+    assert 'In the band "size undisclosed": 2 of 67 models' in main_text(fresh)
     ctx.close()
 
 

@@ -47,7 +47,7 @@ def go_to(page, title: str) -> None:
 
 
 def test_upload_switches_every_page(server, page, tmp_path):
-    open_url(page, f"{server}/data")
+    open_url(page, f"{server}/data?cohort=all")
     assert_clean(page)
     upload(page, zip_suite(tmp_path / "demo.zip"))
     page.get_by_text("Now showing: Your HELM output (demo.zip)").wait_for(timeout=60_000)
@@ -70,7 +70,7 @@ def test_upload_switches_every_page(server, page, tmp_path):
 def test_broken_zip_keeps_the_dataset(server, page, tmp_path):
     bad = tmp_path / "broken.zip"
     bad.write_bytes(bytes(range(256)) * 8)
-    open_url(page, f"{server}/data")
+    open_url(page, f"{server}/data?cohort=all")
     upload(page, bad)
     page.get_by_text("not a readable zip archive").wait_for(timeout=60_000)
     wait_settled(page)
@@ -111,7 +111,7 @@ def test_runs_page_shows_prompts_as_text(local_server, browser, page):
 
 def test_run_and_instance_go_into_the_url_and_back(local_server, browser, page):
     warm(browser, local_server)
-    open_url(page, f"{local_server}/runs")
+    open_url(page, f"{local_server}/runs?cohort=all")  # every run of the suite, not only the paper cohort's
     main = page.locator('[data-testid="stMain"]')
     main.locator('[data-testid="stSelectbox"]').filter(has_text="Run (").click()
     page.get_by_role("option", name=MMLU).click()

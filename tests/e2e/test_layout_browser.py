@@ -1,0 +1,98 @@
+"""Chromium: no chart draws its title over its legend, and the tiles of the 16 × 7 grid (and of Metric Orbit's
+correlation grid) never overlap.
+
+One browser context walks every section of every page in presenter mode at 1280 × 720 (the stage size), then the
+grid in both of its views at 1400 × 900 and at a narrow window. Bounding boxes come from plotly's SVG
+(.gtitle, .legend; the grid's tiles are its layout shapes)."""
+from __future__ import annotations
+
+import pytest
+
+from ui import nav
+
+from .helpers import assert_clean, each_section, open_url, wait_settled
+
+BOXES_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].map(c => {
+  const box = s => { const e = c.querySelector(s); if (!e) return null;
+                     const b = e.getBoundingClientRect(); return b.width && b.height ? [b.left, b.top, b.right, b.bottom] : null; };
+  return {title: box('.gtitle'), legend: box('.legend')};
+})"""
+
+TILES_JS = """key => [...document.querySelectorAll(`.st-key-${key} [data-testid="stPlotlyChart"] .shapelayer path`)]
+  .map(p => { const b = p.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; })"""
+
+
+def _intersect(a, b, tol: float = 0.5) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > tol and min(a[3], b[3]) - max(a[1], b[1]) > tol
+
+
+def _contains(a, b, tol: float = 0.5) -> bool:
+    return a[0] - tol <= b[0] and a[1] - tol <= b[1] and b[2] <= a[2] + tol and b[3] <= a[3] + tol
+
+
+def tile_overlaps(boxes: list[list[float]]) -> list[tuple[int, int]]:
+    """Pairs of drawn grid shapes that overlap, other than a blank tile's cross inside its own tile."""
+    bad = []
+    for i, a in enumerate(boxes):
+        for j in range(i + 1, len(boxes)):
+            b = boxes[j]
+            if _intersect(a, b) and not (_contains(a, b) or _contains(b, a)):
+                bad.append((i, j))
+    return bad
+
+
+@pytest.mark.parametrize("a,b,expected", [
+    ([0, 0, 10, 10], [10, 0, 20, 10], False),   # neighbours touching at an edge
+    ([0, 0, 10, 10], [9, 0, 20, 10], True),     # overlapping by a pixel band
+    ([0, 0, 10, 10], [2, 2, 8, 8], True),       # one inside the other (a cross in its tile) intersects
+])
+def test_intersect(a, b, expected):
+    assert _intersect(a, b) is expected
+
+
+def test_tile_overlaps_flags_overlap_but_not_a_cross_in_its_tile():
+    assert tile_overlaps([[0, 0, 10, 10], [12, 0, 22, 10], [2, 2, 8, 8]]) == []
+    assert tile_overlaps([[0, 0, 10, 10], [8, 0, 18, 10]]) == [(0, 1)]
+
+
+def test_titles_never_overlap_legends_and_grid_tiles_never_overlap(server, browser):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = ctx.new_page()
+    page.console_errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: page.console_errors.append(str(e)))  # type: ignore[attr-defined]
+    seen, clashes = 0, []
+    try:
+        for spec in nav.available_pages():
+            open_url(page, f"{server}/{spec.url_path}?present=1")
+            for section in each_section(page):
+                for i, c in enumerate(page.evaluate(BOXES_JS)):
+                    seen += 1
+                    if c["title"] and c["legend"] and _intersect(c["title"], c["legend"]):
+                        clashes.append((spec.url_path, section, i))
+            assert_clean(page)
+        assert seen >= 15, seen  # the walk did reach the charts
+        assert not clashes, f"chart title drawn over its legend: {clashes}"
+
+        for width, height in ((1280, 720), (1400, 900), (760, 900)):
+            page.set_viewport_size({"width": width, "height": height})
+            for view in ("paper", "schema", "data"):
+                for cohort in ("paper", "all"):
+                    present = "&present=1" if width == 1280 else ""
+                    open_url(page, f"{server}/grid?view={view}&cohort={cohort}{present}")
+                    page.wait_for_selector(".st-key-grid_cells .shapelayer path", timeout=20_000)
+                    wait_settled(page)
+                    boxes = page.evaluate(TILES_JS, "grid_cells")
+                    tiles = [b for b in boxes if not any(_contains(o, b) and o is not b for o in boxes)]
+                    assert len(tiles) == 112, (width, view, cohort, len(tiles))
+                    sizes = {(round(b[2] - b[0]), round(b[3] - b[1])) for b in tiles}
+                    assert len({w for w, _ in sizes}) <= 2 and len({h for _, h in sizes}) <= 2, sizes  # equal tiles
+                    assert min(w for w, _ in sizes) >= 8 and min(h for _, h in sizes) >= 8, sizes
+                    assert tile_overlaps(boxes) == [], (width, view, cohort)
+            # the Metric Orbit's correlation grid is drawn the same way
+            open_url(page, f"{server}/metrics?metrics_section=Track%20accuracy"
+                           + ("&present=1" if width == 1280 else ""))
+            page.wait_for_selector(".st-key-metrics_corr .shapelayer path", timeout=20_000)
+            wait_settled(page)
+            assert tile_overlaps(page.evaluate(TILES_JS, "metrics_corr")) == [], ("metrics_corr", width)
+    finally:
+        ctx.close()
