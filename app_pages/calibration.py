@@ -173,7 +173,15 @@ def _diagram() -> None:
 
     groups = instance_groups()
     options = ("simulation", BUNDLED) if groups.empty else ("data", "simulation", BUNDLED)
-    if groups.empty:
+    output = cache.active_output()
+    if groups.empty and output is not None and output.lazy:
+        st.info(
+            f"{rel.name} is a large suite, so its instance files were not read at load (each run's are read when it "
+            "is opened on *Prompts & Completions*) and this page holds no per-instance confidences for it. The "
+            "diagram starts as a **simulation**; the genuine HELM runs bundled with this app are one click away.",
+            icon=":material/science:",
+        )
+    elif groups.empty:
         st.info(
             f"{rel.name} carries no per-instance confidences (HELM's leaderboard tables keep only the ECE per cell), "
             "so the diagram starts as a **simulation**. Switch to a genuine HELM run bundled with this app (BBQ, "

@@ -17,9 +17,16 @@ summary = mt["summary"]
 by_id = summary.set_index("release")
 CLASSIC, LITE, CAPS = (names[k] for k in ("classic", "lite", "capabilities"))
 
-st.caption(f"This page compares the three bundled releases ({components.text(', '.join(names.values()))}) "
-           f"whichever one the sidebar shows (now {components.text(rel.name)}); the sidebar's cohort and access "
-           "filter do not apply here.")
+
+
+def _scope() -> None:
+    st.caption(f"This page compares the three bundled releases ({components.text(', '.join(names.values()))}) "
+               f"whichever one the sidebar shows (now {components.text(rel.name)}); the sidebar's cohort and access "
+               "filter do not apply here.")
+
+
+if not presenter.is_on():  # presenter mode: the main chart comes first, the scope note after the sections
+    _scope()
 
 
 def _groups(key: str) -> str:
@@ -170,4 +177,6 @@ components.sections("releases_section", {
     "Saturation": _saturation,
     "Same model": _same_model,
 })
+if presenter.is_on():
+    _scope()
 components.onward("releases")

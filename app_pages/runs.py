@@ -265,7 +265,6 @@ def short_runs(scenario: str) -> str:
 def exam_view() -> None:
     """One BBQ or XSTest prompt, the 9 models' completions next to each other."""
     st.subheader("The same exam, side by side")
-    out = bundled.output(bundled.SAFETY)
     state.allow("exam", bundled.EXAMS)
     # `or`: an empty link value (?exam=) clears even a required segmented control.
     scenario = st.segmented_control("Exam", list(bundled.EXAMS), default="BBQ", required=True, key="exam",

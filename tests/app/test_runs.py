@@ -179,3 +179,21 @@ def test_large_suite_is_read_lazily_and_a_run_opens(monkeypatch, tmp_path):
     assert "Run (12 match)" in [s.label for s in at.selectbox]
     assert "synthetic/model-0002 · MMLU" in caption(at) and "10 instances" in caption(at)
     assert "Instance 1 of" in caption(at) and any(c.startswith("The following are multiple choice") for c in codes(at))
+
+
+def test_calibration_on_a_lazily_read_suite_says_why_it_has_no_confidences(monkeypatch, tmp_path):
+    # A suite over the eager threshold keeps no per-instance confidences at load: the calibration page says why
+    # (not "carries no per-instance confidences", which would be false for a suite with log-probabilities).
+    from bench.synth_suite import make_suite
+    from helm_core.helm_output import output
+
+    from .helpers import open_story_page
+
+    suite = make_suite(tmp_path / "suite", 2, 20_000)
+    monkeypatch.setattr(output, "EAGER_INSTANCE_BYTES", 0)
+    monkeypatch.setenv("HELM_OUTPUT", str(suite))
+    at = open_story_page("app_pages/calibration.py", {"cohort": "all"})
+    assert_clean(at)
+    infos = " ".join(str(i.value) for i in at.info)
+    assert "instance files were not read at load" in infos
+    assert "carries no per-instance confidences" not in infos
