@@ -235,13 +235,18 @@ def blank_reason(release: Release, scenario: str, group: str, view: str,
         return _IMDB_HARMS
     if scenario in MS_MARCO and group in ("bias", "toxicity"):
         return _MSMARCO_HARMS
-    n_all = int(value_counts(release).loc[scenario, group])
-    n_cohort = len(_cohort(release, models))
-    if n_all > 0:
-        text = (f"None of the {n_cohort:,} models in the cohort has a value here; {n_all:,} of all "
-                f"{len(release.model_names):,} models in the release do.")
-    else:
-        text = f"No model in {release.name} has a value here."
+    return _no_value_reason(release, scenario, group, models)
+
+
+def _no_value_reason(release: Release, scenario: str, group: str, models, text: str | None = None) -> Reason:
+    """A blank cell the release could have held: who in the release (or the cohort) has a value there."""
+    if text is None:
+        n_all = int(value_counts(release).loc[scenario, group])
+        if n_all > 0:
+            text = (f"None of the {len(_cohort(release, models)):,} models in the cohort has a value here; "
+                    f"{n_all:,} of all {len(release.model_names):,} models in the release do.")
+        else:
+            text = f"No model in {release.name} has a value here."
     return Reason("no value in the data", text, "computed", f"computed from {release.name}")
 
 
@@ -255,15 +260,8 @@ def _later_reason(release: Release, scenario: str, group: str, view: str, models
                       f"{release.name} publishes no {GROUP_LABELS[group]} column for any scenario: its tables report "
                       f"{' and '.join(have).lower() or 'no core group'} (plus general information).",
                       "computed", f"computed from {release.name}'s published tables")
-    n_all = int(value_counts(release).loc[scenario, group])
-    if view == "schema":
-        text = f"{release.name}'s tables have no {GROUP_LABELS[group]} column for {scenario}."
-    elif n_all > 0:
-        text = (f"None of the {len(_cohort(release, models)):,} models in the cohort has a value here; {n_all:,} of "
-                f"all {len(release.model_names):,} models in the release do.")
-    else:
-        text = f"No model in {release.name} has a value here."
-    return Reason("no value in the data", text, "computed", f"computed from {release.name}")
+    text = f"{release.name}'s tables have no {GROUP_LABELS[group]} column for {scenario}." if view == "schema" else None
+    return _no_value_reason(release, scenario, group, models, text)
 
 
 GAP_COLUMNS = ["scenario", "metric_group", "group_label", "kind", "reason", "confidence", "source"]

@@ -13,7 +13,6 @@ in the classic sense, and it would add 5 MB to the repository (data/README.md, "
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import yaml
+
+from build_data import sha256, write_csv  # one reproducible CSV writer for every release
 
 MODEL_META = "helm_repo_config/model_metadata.yaml"
 CLASSIC_MODELS = "helm_classic_models_metadata.csv"
@@ -77,24 +78,6 @@ ACCURACY_DEFINITION = {
                     "IFEval strict accuracy, WildBench score or accuracy.",
 }
 GI_DEFINITION = ("Bookkeeping: number of evaluation and in-context instances, truncation, prompt and output tokens.")
-
-
-def _fmt(x) -> str:
-    if x is None or (isinstance(x, float) and np.isnan(x)):
-        return ""
-    return repr(float(x))
-
-
-def write_csv(df: pd.DataFrame, path: Path) -> None:
-    out = df.copy()
-    for c in out.columns:
-        if pd.api.types.is_float_dtype(out[c]):
-            out[c] = out[c].map(_fmt)
-    out.to_csv(path, index=False, lineterminator="\n")
-
-
-def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def _parse(desc) -> tuple[float, float]:

@@ -15,6 +15,7 @@ import re
 import stat as stat_mod
 import struct
 import zipfile
+from abc import ABC, abstractmethod
 import threading
 from pathlib import Path
 from typing import Any
@@ -43,7 +44,7 @@ NOT_TABLES = {"summary.json", "schema.json", "runs.json", "run_specs.json", "gro
 # ----------------------------------------------------------------------------- files
 
 
-class Source:
+class Source(ABC):
     """The relevant files of an input, read on demand: `sizes` maps each posix path relative to the input to
     its size in bytes (declared, for an archive). Subclasses implement `_read_raw`."""
 
@@ -70,8 +71,9 @@ class Source:
     def json(self, rel: str) -> Any:
         return _parse_json(self.read(rel), rel)
 
-    def _read_raw(self, rel: str) -> bytes:  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _read_raw(self, rel: str) -> bytes:
+        """The bytes of `rel` (a path in `sizes`), read from the input."""
 
 
 class _MemorySource(Source):
