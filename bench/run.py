@@ -156,6 +156,8 @@ def bench_modules(repeat: int) -> dict[str, float]:
 
     out: dict[str, float] = {}
     for path in sorted((ROOT / "bench").glob("bench_*.py")):
+        if path.stem == "bench_scale":  # a suite at scale (GBs generated on disk): only with --scale
+            continue
         mod = importlib.import_module(f"bench.{path.stem}")
         out.update(mod.bench(repeat))
     return out
