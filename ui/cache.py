@@ -323,6 +323,25 @@ def active_output():
     return _session_outputs().get(active_release_key())
 
 
+def leaderboard_tables() -> tuple[list, bool]:
+    """(tables, from HELM's files) of the active dataset: HELM's own groups/*.json tables when the loaded output
+    has them (read once per dataset), else the release's tidy results rebuilt per metric group for the sidebar's
+    models (helm_core.leaderboard)."""
+    out = active_output()
+    if out is not None and out.table_files:
+        return out.leaderboard(), True
+    return _rebuilt_tables(models=active_models()), False
+
+
+def _rebuilt(release: data.Release, models: tuple[str, ...]) -> list:
+    from helm_core import leaderboard
+
+    return leaderboard.rebuilt_tables(release, models)
+
+
+_rebuilt_tables = on_release(_rebuilt)
+
+
 def run_instances(run: str, source: str | None = None):
     """The instances of one run of the active dataset (or of bundled source `source`, see `bundled_output`),
     parsed on first use and kept for a few runs."""

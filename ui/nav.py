@@ -48,6 +48,8 @@ PAGES: tuple[PageSpec, ...] = (
              "Four threads that run from HELM into later work, each tied to a view in this app."),
     PageSpec("More", "app_pages/references.py", "references", "References", ":material/menu_book:",
              "The source trail: papers, releases and where every number here comes from."),
+    PageSpec("More", "app_pages/leaderboard.py", "leaderboard", "HELM's Leaderboard", ":material/table_chart:",
+             "HELM's own tables, as helm-summarize writes them, each cell linked to the runs behind it."),
     PageSpec("More", "app_pages/runs.py", "runs", "Prompts & Completions", ":material/article:",
              "Read the prompts and completions behind a number."),
     PageSpec("More", "app_pages/data.py", "data", "Bring Your Own HELM Output", ":material/upload_file:",

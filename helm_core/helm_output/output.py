@@ -40,6 +40,19 @@ class HelmOutput:
     digest: str
     source: Source | None = field(default=None, repr=False)
     files: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict, repr=False)  # run -> (folder, names)
+    table_files: tuple[str, ...] = ()  # the groups/*.json leaderboard tables, HELM's core table first
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def leaderboard(self) -> list:
+        """HELM's own tables of every groups file (`helm_core.leaderboard.Table`s, file by file in
+        `table_files` order), read from the source on first use and kept."""
+        if "leaderboard" not in self._memo:
+            from ..leaderboard import parse_tables
+
+            if self.source is None:
+                return []
+            self._memo["leaderboard"] = [t for rel in self.table_files for t in parse_tables(self.source.json(rel), rel)]
+        return self._memo["leaderboard"]
 
     def _reader(self, run: str):
         if run not in self.files or self.source is None:
@@ -206,7 +219,8 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
     meta["instance_confidences"] = confidences
     release = Release(results=release.results, models=release.models, taxonomy=release.taxonomy, meta=meta,
                       published_win_rates=release.published_win_rates, paper_models=release.paper_models)
-    return HelmOutput(release=release, runs=run_df, run_stats=stat_df, digest=tree.digest, source=tree, files=files)
+    return HelmOutput(release=release, runs=run_df, run_stats=stat_df, digest=tree.digest, source=tree, files=files,
+                      table_files=tuple(tables))
 
 
 def _complete(rows: list[dict], model_names: list[str]) -> list[dict]:

@@ -1,0 +1,248 @@
+"""HELM's leaderboard as HELM shows it: the tables of a `groups/<group>.json` file (written by helm-summarize),
+kept as HELM wrote them (titles, column names and descriptions, cell values and the runs behind each cell).
+
+`parse_tables(doc, file)` reads one groups file into `Table`s; `rebuilt_tables(release)` builds the same shape
+from a release's tidy results (the bundled releases ship no groups files; those tables are labelled rebuilt);
+`cell_runs(runs, names)` finds the runs a cell names in a loaded suite's runs table. Pure pandas, no streamlit.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any
+
+import pandas as pd
+
+from .data import DataError, Release
+from .helm_output.fields import _expect, _tname, clean_name
+
+MISSING = "–"  # what HELM's own pages show for a cell without a value
+CELL_COLUMNS = ["row", "model", "column", "value", "text", "description", "run_spec_names", "contamination"]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One header cell of a HELM table (after the model column)."""
+
+    label: str  # HELM's header text, made unique within the table
+    description: str  # HELM's header description ("" when none)
+    lower_is_better: bool | None
+    run_group: str  # metadata.run_group ("" for e.g. "Mean win rate")
+    metric: str  # metadata.metric
+    perturbation: str  # metadata.perturbation ("" when none)
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of a groups file: `cells` is long (one row per table row and column), `wide()` the table."""
+
+    file: str  # the groups file it came from ("" for a rebuilt table)
+    group: str  # the file's stem: "core_scenarios", "lsat_qa" …
+    title: str  # HELM's title: "Accuracy", "Efficiency", "General information" …
+    name: str  # HELM's table name ("accuracy" …; "" when the file has none)
+    first: str  # the model column's header ("Model/adapter")
+    columns: tuple[Column, ...]
+    cells: pd.DataFrame  # CELL_COLUMNS
+    rebuilt: bool = False  # True: built from tidy results, not read from HELM's file
+
+    @property
+    def models(self) -> list[str]:
+        return list(dict.fromkeys(self.cells.sort_values("row")["model"])) if len(self.cells) else []
+
+    def wide(self) -> pd.DataFrame:
+        """The table as HELM shows it: the model column, then one column per header cell, in HELM's order and
+        with HELM's labels. Numeric columns are floats (NaN where HELM has no value); a column holding text is
+        text (MISSING where HELM has no value)."""
+        rows = sorted(set(self.cells["row"])) if len(self.cells) else []
+        models = self.cells.drop_duplicates("row").set_index("row")["model"] if len(self.cells) else pd.Series()
+        out = pd.DataFrame({self.first: [models[r] for r in rows]})
+        for col in self.columns:
+            sub = self.cells[self.cells["column"] == col.label].set_index("row")
+            vals = [sub["value"].get(r, float("nan")) for r in rows]
+            texts = [sub["text"].get(r, "") for r in rows]
+            if any(t for t in texts):
+                out[col.label] = [t if t else (MISSING if _nan(v) else f"{v:g}") for v, t in zip(vals, texts)]
+            else:
+                out[col.label] = pd.Series(vals, dtype=float)
+        return out
+
+    def cell(self, row: int, column: str) -> dict:
+        """One cell (a CELL_COLUMNS record); KeyError when there is none."""
+        sel = self.cells[(self.cells["row"] == row) & (self.cells["column"] == column)]
+        if sel.empty:
+            raise KeyError((row, column))
+        return sel.iloc[0].to_dict()
+
+
+def _nan(v: Any) -> bool:
+    return isinstance(v, float) and math.isnan(v)
+
+
+def _unique(label: str, seen: set[str]) -> str:
+    out, n = label, 2
+    while out in seen:
+        out, n = f"{label} ({n})", n + 1
+    seen.add(out)
+    return out
+
+
+def _cell_value(cell: dict, where: str) -> tuple[float, str]:
+    """(number, text) of a cell: a number gives (value, ""), text gives (NaN, text), no `value` (HELM's
+    "No matching runs") or null gives (NaN, "")."""
+    v = cell.get("value")
+    if v is None:
+        return float("nan"), ""
+    if isinstance(v, bool):
+        raise DataError(f"{where}: expected a number, text or null, found {_tname(v)}")
+    if isinstance(v, (int, float)):
+        return float(v), ""
+    if isinstance(v, str):
+        return float("nan"), clean_name(v, 200)
+    raise DataError(f"{where}: expected a number, text or null, found {_tname(v)}")
+
+
+def group_of(file: str) -> str:
+    """The group a groups file holds: its stem ("groups/core_scenarios.json" -> "core_scenarios")."""
+    return clean_name(PurePosixPath(file).stem, 120)
+
+
+def parse_tables(doc: Any, file: str) -> list[Table]:
+    """The tables of one groups file (a list of {title, header, rows, name?, links?}), in HELM's order.
+    Raises DataError naming the file, table and cell when the shape is not HELM's."""
+    _expect(doc, list, file, "a list of tables (HELM groups JSON)")
+    group = group_of(file)
+    out = []
+    for ti, table in enumerate(doc):
+        tw = f"{file}: table {ti + 1}"
+        _expect(table, dict, tw, "a table object with 'title', 'header' and 'rows'")
+        title = table.get("title")
+        title = clean_name(_expect(title, str, f"{tw} 'title'", "text"), 200) if title is not None else f"Table {ti + 1}"
+        name = table.get("name")
+        name = clean_name(name, 120) if isinstance(name, str) else ""
+        header = _expect(table.get("header"), list, f"{tw} 'header'", "a list of header cells")
+        rows = _expect(table.get("rows"), list, f"{tw} 'rows'", "a list of rows")
+        if not header:
+            raise DataError(f"{tw}: the header is empty (expected the model column first)")
+        first_h = _expect(header[0], dict, f"{tw} header cell 1", "an object with 'value'")
+        first = clean_name(first_h.get("value") or "Model/adapter", 120)
+        seen = {first}
+        columns = []
+        for ci, h in enumerate(header[1:], start=2):
+            hw = f"{tw} header cell {ci}"
+            _expect(h, dict, hw, "an object with 'value'")
+            label = _expect(h.get("value"), str, f"{hw} 'value'", "text")
+            lib = h.get("lower_is_better")
+            if lib is not None:
+                _expect(lib, bool, f"{hw} 'lower_is_better'", "true, false or null")
+            md = h.get("metadata") or {}
+            _expect(md, dict, f"{hw} 'metadata'", "an object")
+            desc = h.get("description")
+            columns.append(Column(
+                label=_unique(clean_name(label, 200), seen),
+                description=str(desc).strip()[:2000] if isinstance(desc, str) else "",
+                lower_is_better=lib,
+                run_group=clean_name(md.get("run_group") or "", 120) if isinstance(md.get("run_group"), (str, type(None))) else "",
+                metric=clean_name(md.get("metric") or "", 120) if isinstance(md.get("metric"), (str, type(None))) else "",
+                perturbation=clean_name(md.get("perturbation") or "", 60) if isinstance(md.get("perturbation"), (str, type(None))) else "",
+            ))
+        recs = []
+        for ri, row in enumerate(rows):
+            rw = f"{tw} row {ri + 1}"
+            _expect(row, list, rw, "a list of cells")
+            if len(row) != len(header):
+                raise DataError(f"{rw}: has {len(row)} cells but the header has {len(header)}")
+            mcell = _expect(row[0], dict, f"{rw} cell 1", "an object with 'value'")
+            model = clean_name(_expect(mcell.get("value"), str, f"{rw} cell 1 'value'", "the model name as text"))
+            for col, cell in zip(columns, row[1:]):
+                cw = f"{rw} column {col.label!r}"
+                _expect(cell, dict, cw, "a cell object")
+                value, text = _cell_value(cell, cw)
+                names = cell.get("run_spec_names") or []
+                names = tuple(clean_name(n, 300) for n in _expect(names, list, f"{cw} 'run_spec_names'", "a list")
+                              if isinstance(n, str))
+                desc = cell.get("description")
+                level = cell.get("contamination_level")
+                recs.append({"row": ri, "model": model, "column": col.label, "value": value, "text": text,
+                             "description": str(desc)[:2000] if isinstance(desc, str) else "",
+                             "run_spec_names": names, "contamination": level if isinstance(level, str) else ""})
+        cells = pd.DataFrame(recs, columns=CELL_COLUMNS)
+        cells["value"] = cells["value"].astype(float)
+        out.append(Table(file=file, group=group, title=title, name=name, first=first, columns=tuple(columns),
+                         cells=cells))
+    return out
+
+
+def column_help(col: Column) -> str:
+    """The help text of a column: HELM's description, then its direction."""
+    parts = [col.description] if col.description else []
+    if col.lower_is_better is not None:
+        parts.append("Lower is better." if col.lower_is_better else "Higher is better.")
+    return "\n\n".join(parts)
+
+
+# ----------------------------------------------------------------------------- a release without groups files
+
+
+def rebuilt_tables(release: Release, models: list[str] | tuple[str, ...] | None = None) -> list[Table]:
+    """One table per metric group of a release's tidy results, in the shape of HELM's groups tables (one row
+    per model, one column per "<scenario> - <metric>"), marked `rebuilt`. No win-rate column, no runs behind
+    cells: the tidy data holds neither."""
+    res = release.results
+    if models is not None:
+        res = res[res["model"].isin(set(models))]
+    groups = release.taxonomy.metric_groups
+    titles = dict(zip(groups["metric_group"], groups.get("display_name", groups["metric_group"])))
+    scen_order = {s: i for i, s in enumerate(release.taxonomy.scenario_names)}
+    model_order = list(dict.fromkeys(res["model"]))
+    out = []
+    for g in groups["metric_group"]:
+        sub = res[res["metric_group"] == g]
+        if sub.empty or not sub["value"].notna().any():
+            continue
+        pairs = sub[["scenario", "metric", "lower_is_better"]].drop_duplicates(["scenario", "metric"])
+        pairs = pairs.assign(_o=pairs["scenario"].map(scen_order).fillna(len(scen_order))).sort_values(
+            ["_o", "metric"], kind="stable")
+        seen: set[str] = {"Model"}
+        columns, labels = [], {}
+        for s, m, lib in pairs[["scenario", "metric", "lower_is_better"]].itertuples(index=False):
+            label = _unique(f"{s} - {m}", seen)
+            labels[(s, m)] = label
+            columns.append(Column(label=label, description="", lower_is_better=None if pd.isna(lib) else bool(lib),
+                                  run_group=s, metric=m, perturbation=""))
+        rows = {m: i for i, m in enumerate(model_order)}
+        recs = [{"row": rows[r.model], "model": r.model, "column": labels[(r.scenario, r.metric)],
+                 "value": float(r.value), "text": "", "description": "", "run_spec_names": (), "contamination": ""}
+                for r in sub.itertuples(index=False)]
+        cells = pd.DataFrame(recs, columns=CELL_COLUMNS).sort_values("row", kind="stable").reset_index(drop=True)
+        out.append(Table(file="", group=release.name, title=str(titles.get(g, g)), name=str(g), first="Model",
+                         columns=tuple(columns), cells=cells, rebuilt=True))
+    return out
+
+
+# ----------------------------------------------------------------------------- the runs behind a cell
+
+
+def cell_runs(runs: pd.DataFrame, names: tuple[str, ...] | list[str]) -> pd.DataFrame:
+    """The rows of a loaded suite's runs table (helm_output RUN_COLUMNS) whose run name is one of `names`
+    (a cell's run_spec_names), in the order of `names`. Empty when none is loaded."""
+    if runs is None or runs.empty or not names:
+        return runs.iloc[0:0] if runs is not None else pd.DataFrame()
+    order = {n: i for i, n in enumerate(names)}
+    sel = runs[runs["run_name"].isin(order)]
+    return sel.assign(_o=sel["run_name"].map(order)).sort_values("_o", kind="stable").drop(columns="_o")
+
+
+def runs_link(runs: pd.DataFrame, names: tuple[str, ...] | list[str]) -> dict[str, str] | None:
+    """Query parameters of the Prompts & Completions page for a cell's runs: `runs_model` and `runs_scenario`
+    when the runs share them, and `run` (the first of them). None when none of the runs is loaded."""
+    sel = cell_runs(runs, names)
+    if sel.empty:
+        return None
+    q = {}
+    if sel["model"].nunique() == 1:
+        q["runs_model"] = str(sel["model"].iloc[0])
+    if sel["scenario"].nunique() == 1:
+        q["runs_scenario"] = str(sel["scenario"].iloc[0])
+    q["run"] = str(sel["run"].iloc[0])
+    return q
