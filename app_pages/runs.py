@@ -16,6 +16,7 @@ import math
 import pandas as pd
 import streamlit as st
 
+from helm_core import fmt as hfmt
 from helm_core import helm_output, real_runs
 from ui import cache, components, state
 from ui import real_runs as bundled
@@ -29,6 +30,8 @@ out = cache.active_output()
 BUNDLED = (bundled.SAFETY, bundled.BABI)
 OUTCOMES = {"all": None, "correct": 1.0, "incorrect": 0.0, "not graded": "nan"}
 YOURS, SAMPLE = "your HELM output", "bundled genuine HELM runs"
+NO_METRIC = "(none)"
+NO_COMPARE = "(none)"
 NOT_A_CHOICE = "(not one of the choices)"
 
 
@@ -69,11 +72,108 @@ def fmt(stat: str, value: float) -> str:
         return "–"
     if stat in ("num_instances", "num_train_instances"):
         return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
-    if stat == "num_prompt_tokens":
+    if stat in ("num_prompt_tokens", "num_output_tokens"):
         return f"{value:,.1f}"
     if "runtime" in stat:
-        return f"{value:,.2f} s"
+        return hfmt.seconds(value)
     return f"{value:.3f}"
+
+
+def metric_filter(shown: pd.DataFrame) -> pd.DataFrame:
+    """Filter the instances by any per-instance metric of the run (HELM's per_instance_stats.json): pick the
+    metric, then a range of its values."""
+    names = real_runs.instance_metrics(shown)
+    if not names:
+        return shown
+    c = st.columns([1, 2])
+    state.allow("runs_metric", [NO_METRIC, *names])
+    if st.session_state.get("runs_metric") not in (NO_METRIC, *names):
+        st.session_state.pop("runs_metric", None)
+    name = c[0].selectbox("Filter by a per-instance metric", [NO_METRIC, *names], key="runs_metric",
+                          bind="query-params", help="Any statistic of this run's per_instance_stats.json: keep the "
+                          "instances whose value lies in the chosen range.")
+    if name == NO_METRIC:
+        return shown
+    values = real_runs.metric_values(shown, name).dropna()
+    if values.empty:
+        c[1].caption(components.text(f"No instance shown has {name}."))
+        return shown.iloc[0:0]
+    lo, hi = float(values.min()), float(values.max())
+    if lo == hi:
+        c[1].caption(components.text(f"Every instance shown with {name} has the value {lo:g}."))
+        return real_runs.filter_metric(shown, name)
+    rng = c[1].slider(f"{name} between", min_value=lo, max_value=hi, value=(lo, hi),
+                      key=f"runs_metric_range_{name}", format="%.4g")
+    out = real_runs.filter_metric(shown, name, rng[0], rng[1])
+    c[1].caption(f"{hfmt.count(len(out), 'instance')} of {len(values):,} with this metric in range.")
+    return out
+
+
+def adapter_table(spec: str) -> None:
+    """The run's adapter settings HELM users read first, from its run_spec.json."""
+    details = real_runs.adapter_details(spec)
+    if details.empty:
+        st.caption("This run's run_spec.json has no adapter settings.")
+        return
+    st.dataframe(details[["setting", "value"]], hide_index=True, width="stretch",
+                 column_config={"setting": st.column_config.TextColumn("setting", width="small"),
+                                "value": st.column_config.TextColumn("value (as in run_spec.json)")})
+
+
+def compare_runs(runs: pd.DataFrame, row: pd.Series, src: str) -> None:
+    """Two runs side by side: this run and another of the same source, aligned by HELM's instance id."""
+    run = str(row["run"])
+    others = runs[(runs["run"] != run) & runs["has_instances"] & (runs["source"] == src)]
+    if others.empty:
+        return
+    # Same scenario and model first (e.g. joint vs separate), then same scenario, then the rest.
+    rank = (others["scenario"] != row["scenario"]).astype(int) * 2 + (others["model"] != row["model"]).astype(int)
+    others = others.assign(_r=rank.to_numpy()).sort_values(["_r", "run"], kind="stable")
+    opts = [NO_COMPARE, *others["run"].tolist()]
+    state.allow("runs_compare", set(runs["run"]) | {NO_COMPARE})
+    if st.session_state.get("runs_compare") not in opts:
+        st.session_state.pop("runs_compare", None)
+    st.markdown("**Two runs side by side**")
+    other = st.selectbox("Compare with another run (aligned by instance id)", opts, key="runs_compare",
+                         bind="query-params", help="Runs of the same scenario and model come first: e.g. the same "
+                                                   "model's multiple_choice_joint and multiple_choice_separate runs.")
+    if other == NO_COMPARE:
+        return
+    orow = runs[runs["run"] == other].iloc[0]
+    source = src if src in BUNDLED else None
+    with st.spinner("Reading both runs' instance files…"):
+        a = cache.run_instances(run, source)
+        b = cache.run_instances(other, source)
+    names = [n for n in real_runs.instance_metrics(a) if n in set(real_runs.instance_metrics(b))]
+    stat = next((n for n in ("max_prob", "logprob") if n in names), None)
+    aligned = real_runs.align_runs(a, b, stat)
+    counts = real_runs.alignment_counts(aligned)
+    diff = real_runs.adapter_differences(row["adapter_spec"], orow["adapter_spec"])
+    st.caption(components.text(
+        f"A: {row['model']} · {row['scenario']} · {row['method'] or 'method unknown'}   vs   "
+        f"B: {orow['model']} · {orow['scenario']} · {orow['method'] or 'method unknown'}"))
+    if aligned.empty:
+        st.info("The two runs share no instance id (original instances, first trial).", icon=":material/info:")
+        return
+    c = st.columns(4)
+    c[0].metric("Shared instances", f"{counts['n']:,}")
+    c[1].metric("Both correct", f"{counts['both']:,}", help=f"of {counts['graded']:,} graded in both runs")
+    c[2].metric("Only A correct", f"{counts['only_a']:,}")
+    c[3].metric("Only B correct", f"{counts['only_b']:,}")
+    st.caption(f"Same answer (after HELM's normalisation) on {counts['agree']:,} of {counts['n']:,}; both wrong on "
+               f"{counts['neither']:,}. Each run's original instances, first trial.")
+    if not diff.empty:
+        st.markdown("Adapter settings that differ")
+        st.dataframe(diff[["setting", "a", "b"]].rename(columns={"a": "A", "b": "B"}), hide_index=True,
+                     width="stretch")
+    show = aligned.assign(correct_a=aligned["correct_a"].map(_verdict), correct_b=aligned["correct_b"].map(_verdict))
+    cfg = {"input": st.column_config.TextColumn("input", width="medium"),
+           "answer_a": "A answer", "correct_a": "A", "answer_b": "B answer", "correct_b": "B",
+           "agree": st.column_config.CheckboxColumn("same answer")}
+    if stat:
+        cfg[f"{stat}_a"] = st.column_config.NumberColumn(f"A {stat}", format="%.3f")
+        cfg[f"{stat}_b"] = st.column_config.NumberColumn(f"B {stat}", format="%.3f")
+    st.dataframe(show, hide_index=True, width="stretch", column_config=cfg, placeholder="–")
 
 
 def browse(outs: dict, *, cohort: bool) -> None:
@@ -91,8 +191,16 @@ def browse(outs: dict, *, cohort: bool) -> None:
         return
     st.markdown("**Pick a run**")
     f = st.columns(4)
-    scen = f[0].selectbox("Scenario", [ALL, *sorted(runs["scenario"].unique())], key="runs_scenario")
-    model = f[1].selectbox("Model", [ALL, *sorted(runs["model"].unique())], key="runs_model")
+    # In the URL, so a leaderboard cell can open its runs (model and scenario as the runs table names them).
+    scen_opts = [ALL, *sorted(runs["scenario"].unique())]
+    model_opts = [ALL, *sorted(runs["model"].unique())]
+    state.allow("runs_scenario", scen_opts)
+    state.allow("runs_model", model_opts)
+    for key, opts in (("runs_scenario", scen_opts), ("runs_model", model_opts)):
+        if st.session_state.get(key) not in opts:
+            st.session_state.pop(key, None)
+    scen = f[0].selectbox("Scenario", scen_opts, key="runs_scenario", bind="query-params")
+    model = f[1].selectbox("Model", model_opts, key="runs_model", bind="query-params")
     seed_opts = [ALL, *_split(runs, "seeds")]
     seed = f[2].selectbox("Seed (in-context examples)", seed_opts, key="runs_seed",
                           help="HELM's train_trial_index: each seed samples its own in-context examples.")
@@ -127,13 +235,22 @@ def browse(outs: dict, *, cohort: bool) -> None:
     src = str(row["source"])
     out = outs[src]
     head = helm_output.run_headline(out, run)
-    if head.empty:
-        st.info("This run's stats.json has none of the headline statistics.", icon=":material/info:")
-    else:
-        cols = st.columns(min(len(head), 6))
-        for i, h in enumerate(head.itertuples(index=False)):
-            cols[i % len(cols)].metric(h.label, fmt(h.stat, h.value),
-                                       help=f"stats.json: {h.stat}, split {h.split}, count {h.count:g}")
+    left, right = st.columns([3, 2])
+    with left:
+        if head.empty:
+            st.info("This run's stats.json has none of the headline statistics.", icon=":material/info:")
+        else:
+            cols = st.columns(min(len(head), 4))
+            for i, h in enumerate(head.itertuples(index=False)):
+                cols[i % len(cols)].metric(h.label, fmt(h.stat, h.value),
+                                           help=f"stats.json: {h.stat}, split {h.split}, count {h.count:g}")
+            if not str(row["perturbations"] or "") and (out.run_stats.loc[out.run_stats["run"] == run, "perturbation"]
+                                                       .isin(["robustness", "fairness"]).any()):
+                st.caption("No perturbation was run, so the robustness and fairness rows of stats.json are copies "
+                           "of the plain metric (HELM's worst case over no perturbation) and are not shown here.")
+    with right:
+        st.markdown("**Run spec** (run_spec.json adapter)")
+        adapter_table(row["adapter_spec"])
     with st.expander("All of this run's stats.json"):
         st.dataframe(pd.DataFrame(out.run_stats[out.run_stats["run"] == run].drop(columns="run")), hide_index=True,
                      width="stretch")
@@ -143,6 +260,7 @@ def browse(outs: dict, *, cohort: bool) -> None:
                 "there are no prompts or completions to show.", icon=":material/info:")
         return
 
+    compare_runs(sel if len(sel) > 1 else runs, row, src)
     with st.spinner("Reading this run's instance files…"):
         cache.run_instances(run, src if src in BUNDLED else None)
     st.subheader("Instances")
@@ -151,9 +269,10 @@ def browse(outs: dict, *, cohort: bool) -> None:
     seed_v = int(seed) if seed != ALL else None
     pert_v = None if pert == ALL else ("" if pert == ORIGINAL else pert)
     shown = cache.filtered_instances(run, seed_v, pert_v, q.strip()[:200], src if src in BUNDLED else None)
-    shown = outcome_filters(shown)
+    shown = metric_filter(outcome_filters(shown))
     if shown.empty:
-        st.info("No instance of this run matches the seed, perturbation and search.", icon=":material/search_off:")
+        st.info("No instance of this run matches the seed, perturbation, search and filters.",
+                icon=":material/search_off:")
         return
 
     n = len(shown)
@@ -442,7 +561,7 @@ def main() -> None:
         bundled.VIEW_TRIALS: trials_view,
         bundled.VIEW_BROWSE: browse_view,
     }, keep=["exam", "exam_instance", "exam_split", "trial_changed", "trial_instance", "run", "instance",
-             "runs_outcome", "runs_split"])
+             "runs_outcome", "runs_split", "runs_scenario", "runs_model", "runs_metric", "runs_compare"])
     box = components.lazy_expander("What HELM publishes per run, and how to get more", key="runs_more")
     if box is not None:
         with box:

@@ -225,3 +225,146 @@ def filter_outcome(instances: pd.DataFrame, correct: float | str | None = None, 
     if split is not None:
         df = df[df["split"] == split]
     return df.reset_index(drop=True)
+
+
+# ----------------------------------------------------------------------------- any per-instance metric
+
+
+def instance_metrics(instances: pd.DataFrame) -> list[str]:
+    """The per-instance stats (HELM's per_instance_stats.json names) with a number on at least one instance, in
+    the order they first appear."""
+    names: dict[str, None] = {}
+    for st in instances["stats"]:
+        if isinstance(st, Mapping):
+            for k, v in st.items():
+                if isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(float(v)):
+                    names.setdefault(str(k), None)
+    return list(names)
+
+
+def metric_values(instances: pd.DataFrame, name: str) -> pd.Series:
+    """One per-instance stat per row (NaN where an instance does not have it), aligned with `instances`."""
+    def get(st):
+        v = st.get(name) if isinstance(st, Mapping) else None
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else float("nan")
+    return pd.Series([get(s) for s in instances["stats"]], index=instances.index, dtype=float)
+
+
+def filter_metric(instances: pd.DataFrame, name: str | None, lo: float | None = None,
+                  hi: float | None = None) -> pd.DataFrame:
+    """Rows whose per-instance stat `name` lies in [lo, hi] (either bound None = open); rows without the stat
+    are dropped. `name` None or "" keeps every row."""
+    if not name:
+        return instances
+    v = metric_values(instances, name)
+    keep = v.notna()
+    if lo is not None:
+        keep &= v >= lo
+    if hi is not None:
+        keep &= v <= hi
+    return instances[keep].reset_index(drop=True)
+
+
+# ----------------------------------------------------------------------------- the run's adapter
+
+# run_spec.json adapter_spec fields HELM users read first, with what each means.
+ADAPTER_FIELDS = (
+    ("method", "method", "How the prompt is built and scored (generation, multiple_choice_joint, "
+                         "multiple_choice_separate_original …)."),
+    ("max_train_instances", "in-context examples", "At most this many training examples go into each prompt."),
+    ("num_train_trials", "trials (seeds)", "How often the run is repeated with a fresh sample of in-context "
+                                           "examples (train_trial_index)."),
+    ("max_tokens", "max tokens", "The most tokens the model may generate per completion."),
+    ("num_outputs", "outputs per request", "Completions asked for per request."),
+    ("temperature", "temperature", "Sampling temperature (0: greedy)."),
+    ("stop_sequences", "stop sequences", "Generation stops at the first of these."),
+    ("instructions", "instructions", "Text put before the in-context examples."),
+    ("input_prefix", "input prefix", "Text before each input."),
+    ("output_prefix", "output prefix", "Text before each answer."),
+    ("max_eval_instances", "max eval instances", "At most this many evaluation instances."),
+)
+ADAPTER_COLUMNS = ["field", "setting", "value", "meaning"]
+
+
+def adapter_details(adapter_spec: str | Mapping) -> pd.DataFrame:
+    """The adapter settings of a run (run_spec.json's adapter_spec, as JSON text or a dict) that HELM users read
+    first, each with its value as the file has it (JSON-encoded: strings quoted, so "" and "\\n" are visible)
+    and what it means. Fields the spec does not have are left out."""
+    if isinstance(adapter_spec, str):
+        try:
+            spec = json.loads(adapter_spec or "{}")
+        except ValueError:
+            spec = {}
+    else:
+        spec = dict(adapter_spec)
+    if not isinstance(spec, dict):
+        spec = {}
+    rows = []
+    for key, label, meaning in ADAPTER_FIELDS:
+        if key not in spec:
+            continue
+        v = spec[key]
+        plain = (isinstance(v, (int, float)) and not isinstance(v, bool)) or (key == "method" and isinstance(v, str))
+        shown = v if plain else json.dumps(v, ensure_ascii=False)
+        rows.append({"field": key, "setting": label, "value": str(shown)[:500], "meaning": meaning})
+    return pd.DataFrame(rows, columns=ADAPTER_COLUMNS)
+
+
+def adapter_differences(a: str | Mapping, b: str | Mapping) -> pd.DataFrame:
+    """The ADAPTER_FIELDS settings where two runs differ: field, setting, a, b."""
+    da, db = adapter_details(a).set_index("field"), adapter_details(b).set_index("field")
+    rows = []
+    for key, label, _ in ADAPTER_FIELDS:
+        va = da["value"].get(key, "–")
+        vb = db["value"].get(key, "–")
+        if va != vb:
+            rows.append({"field": key, "setting": label, "a": va, "b": vb})
+    return pd.DataFrame(rows, columns=["field", "setting", "a", "b"])
+
+
+# ----------------------------------------------------------------------------- two runs side by side
+
+ALIGN_COLUMNS = ["instance_id", "input", "answer_a", "correct_a", "answer_b", "correct_b", "agree"]
+
+
+def _first_original(instances: pd.DataFrame) -> pd.DataFrame:
+    df = instances[instances["perturbation"] == ""]
+    if df.empty:
+        return df
+    df = df[df["train_trial_index"] == df["train_trial_index"].min()]
+    return df.drop_duplicates("instance_id")
+
+
+def align_runs(a: pd.DataFrame, b: pd.DataFrame, stat: str | None = None) -> pd.DataFrame:
+    """Two runs' instances aligned by HELM's instance id (original rows, first trial of each run), in run
+    a's order: the input, each run's answer and correctness (NaN when not graded), whether the answers agree
+    after HELM's normalisation, and the per-instance `stat` of each (columns `<stat>_a`, `<stat>_b`). Only
+    instances both runs have."""
+    fa, fb = _first_original(a), _first_original(b).set_index("instance_id")
+    rows = []
+    for r in fa.to_dict("records"):
+        iid = r["instance_id"]
+        if iid not in fb.index:
+            continue
+        s = fb.loc[iid].to_dict()
+        s["instance_id"] = iid
+        ans_a, ans_b = answer(r), answer(s)
+        row = {"instance_id": iid, "input": str(r.get("input") or s.get("input") or ""),
+               "answer_a": ans_a, "correct_a": float(r["correct"]), "answer_b": ans_b,
+               "correct_b": float(s["correct"]), "agree": normalize_answer(ans_a) == normalize_answer(ans_b)}
+        if stat:
+            row[f"{stat}_a"] = metric_values(pd.DataFrame([r]), stat).iloc[0]
+            row[f"{stat}_b"] = metric_values(pd.DataFrame([s]), stat).iloc[0]
+        rows.append(row)
+    cols = ALIGN_COLUMNS + ([f"{stat}_a", f"{stat}_b"] if stat else [])
+    return pd.DataFrame(rows, columns=cols)
+
+
+def alignment_counts(aligned: pd.DataFrame) -> dict:
+    """How two aligned runs compare: shared instances, both right, only a, only b, both wrong (graded
+    instances only), and how many answers agree."""
+    graded = aligned.dropna(subset=["correct_a", "correct_b"])
+    ca, cb = graded["correct_a"] >= 1, graded["correct_b"] >= 1
+    return {"n": int(len(aligned)), "graded": int(len(graded)), "both": int((ca & cb).sum()),
+            "only_a": int((ca & ~cb).sum()), "only_b": int((~ca & cb).sum()), "neither": int((~ca & ~cb).sum()),
+            "agree": int(aligned["agree"].sum()) if len(aligned) else 0}

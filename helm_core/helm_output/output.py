@@ -362,14 +362,17 @@ HEADLINE = (("accuracy", ""), ("robustness", "robustness"), ("fairness", "fairne
 
 
 def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
-    """Headline numbers of one run's stats.json: the main metric (and its robustness / fairness worst case)
-    on the main split, ECE, instances, in-context examples, prompt tokens and runtime; only those present.
+    """Headline numbers of one run's stats.json: the main metric on the main split (with its robustness /
+    fairness worst case only when the run has perturbed instances: without perturbations HELM's stats.json still
+    carries those two as copies of the plain metric, which say nothing), ECE, instances, in-context examples,
+    truncated, prompt and output tokens, observed and denoised runtime; only those present.
     Columns: label, stat, split, value, count."""
     runs = output.runs
     row = runs[runs["run"] == run]
     if row.empty:
         raise DataError(f"{run[:120]}: no such run in this dataset")
     scen_name = row["scenario"].iloc[0]
+    perturbed = bool(str(row["perturbations"].iloc[0] or ""))
     scen = output.release.taxonomy.scenarios
     srow = scen[scen["scenario"] == scen_name]
     main = str(srow["main_metric"].iloc[0]) if not srow.empty else ""
@@ -381,14 +384,17 @@ def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
     if main:
         shown = str(srow["main_metric_display"].iloc[0]) if "main_metric_display" in srow.columns else ""
         disp = METRICS[main][0] if main in METRICS else (shown or main)
-        wanted += [(disp, main, ""), (f"{disp} (Robustness)", main, "robustness"), (f"{disp} (Fairness)", main, "fairness")]
+        wanted.append((disp, main, ""))
+        if perturbed:
+            wanted += [(f"{disp} (Robustness)", main, "robustness"), (f"{disp} (Fairness)", main, "fairness")]
     wanted += [("ECE (10-bin)", "ece_10_bin", ""), ("# eval", "num_instances", ""), ("# train", "num_train_instances", ""),
-               ("# prompt tokens", "num_prompt_tokens", ""), ("Inference time (s)", "inference_runtime", ""),
+               ("truncated", "prompt_truncated", ""), ("# prompt tokens", "num_prompt_tokens", ""),
+               ("# output tokens", "num_output_tokens", ""), ("Observed inference time (s)", "inference_runtime", ""),
                ("Denoised inference time (s)", "inference_denoised_runtime", "")]
     out = []
     for label, name, pert in wanted:
         sel = rs[(rs["name"] == name) & (rs["split"] == split) & (rs["sub_split"] == "") & (rs["perturbation"] == pert)]
-        sel = sel[sel["count"] > 0]
+        sel = sel[(sel["count"] > 0) & sel["mean"].notna()]
         if sel.empty:
             continue
         out.append({"label": label, "stat": name, "split": split, "value": float(sel["mean"].iloc[0]),

@@ -178,3 +178,90 @@ def test_runs_without_logprobs_have_no_reliability():
     with pytest.raises(ValueError, match="no per-instance probabilities"):
         real_runs.reliability(out.instances(run))
     assert math.isnan(real_runs.reported_stat(out.run_stats, run, "ece_10_bin"))
+
+
+# ----------------------------------------------------------------------------- any per-instance metric
+
+METRIC_ROWS = [("i1", 0, "A", "", 1.0, NAN, {"exact_match": 1.0, "max_prob": 0.9, "num_output_tokens": 1}),
+               ("i2", 0, "B", "", 0.0, NAN, {"exact_match": 0.0, "max_prob": 0.4}),
+               ("i3", 0, "C", "", 0.0, NAN, {"exact_match": 0.0, "max_prob": 0.6, "flag": True}),
+               ("i4", 0, "D", "", NAN, NAN, {})]
+
+
+def test_instance_metrics_in_first_seen_order_numbers_only():
+    assert real_runs.instance_metrics(frame(METRIC_ROWS)) == ["exact_match", "max_prob", "num_output_tokens"]
+
+
+@pytest.mark.parametrize("name, lo, hi, ids", [
+    ("max_prob", 0.5, None, ["i1", "i3"]),
+    ("max_prob", None, 0.6, ["i2", "i3"]),
+    ("max_prob", 0.4, 0.4, ["i2"]),
+    ("max_prob", None, None, ["i1", "i2", "i3"]),  # rows without the stat go
+    ("exact_match", 1, 1, ["i1"]),
+    ("num_output_tokens", 0, 5, ["i1"]),
+    ("absent", None, None, []),
+    (None, 0.5, 0.6, ["i1", "i2", "i3", "i4"]),  # no metric: every row
+    ("", None, None, ["i1", "i2", "i3", "i4"]),
+])
+def test_filter_metric(name, lo, hi, ids):
+    assert real_runs.filter_metric(frame(METRIC_ROWS), name, lo, hi)["instance_id"].tolist() == ids
+
+
+# ----------------------------------------------------------------------------- adapter settings
+
+JOINT = {"method": "multiple_choice_joint", "max_train_instances": 5, "max_tokens": 1, "num_outputs": 1,
+         "temperature": 0.0, "stop_sequences": ["\n"], "instructions": "", "input_prefix": "Question: "}
+SEPARATE = {**JOINT, "method": "multiple_choice_separate_original", "max_train_instances": 0, "max_tokens": 0}
+
+
+@pytest.mark.parametrize("spec, field, value", [
+    (JOINT, "method", "multiple_choice_joint"),  # the method plain
+    (JOINT, "max_train_instances", "5"),
+    (JOINT, "temperature", "0.0"),
+    (JOINT, "stop_sequences", '["\\n"]'),  # as JSON: the newline is visible
+    (JOINT, "instructions", '""'),  # empty instructions are shown as empty, not left out
+    (json.dumps(SEPARATE), "max_train_instances", "0"),  # the JSON text of the runs table works too
+])
+def test_adapter_details(spec, field, value):
+    d = real_runs.adapter_details(spec).set_index("field")
+    assert d.loc[field, "value"] == value and d.loc[field, "meaning"]
+
+
+@pytest.mark.parametrize("spec", ["", "not json", "[1, 2]", {}])
+def test_adapter_details_without_a_spec(spec):
+    assert real_runs.adapter_details(spec).empty
+
+
+def test_adapter_differences_of_joint_and_separate():
+    d = real_runs.adapter_differences(JOINT, SEPARATE).set_index("field")
+    assert d.index.tolist() == ["method", "max_train_instances", "max_tokens"]
+    assert d.loc["method", "b"] == "multiple_choice_separate_original" and d.loc["max_tokens", "a"] == "1"
+    assert real_runs.adapter_differences(JOINT, JOINT).empty
+
+
+# ----------------------------------------------------------------------------- two runs side by side
+
+RUN_A = [("i1", 0, "A", "yes", 1.0, NAN, {"max_prob": 0.9}), ("i2", 0, "B", "no", 0.0, NAN, {"max_prob": 0.5}),
+         ("i3", 0, "C", "maybe", 1.0, NAN, {}), ("i1", 1, "B", "no", 0.0, NAN, {}), ("i5", 0, "A", "", NAN, NAN, {})]
+RUN_B = [("i3", 0, "C", "Maybe.", 0.0, NAN, {"max_prob": 0.7}), ("i2", 0, "A", "yes", 1.0, NAN, {}),
+         ("i1", 0, "A", "yes", 1.0, NAN, {"max_prob": 0.8}), ("i4", 0, "A", "yes", 1.0, NAN, {}),
+         ("i5", 0, "B", "", 1.0, NAN, {})]
+
+
+def test_align_runs_by_instance_id_in_a_order_first_trial():
+    al = real_runs.align_runs(frame(RUN_A), frame(RUN_B), "max_prob")
+    assert al["instance_id"].tolist() == ["i1", "i2", "i3", "i5"]  # i4 is only in B; i1's trial 1 is not used
+    assert al["answer_a"].tolist() == ["yes", "no", "maybe", "A"] and al["answer_b"].tolist() == ["yes", "yes", "Maybe.", "B"]
+    assert al["agree"].tolist() == [True, False, True, False]  # "maybe" and "Maybe." agree after normalisation
+    assert al["max_prob_a"].tolist()[:2] == [0.9, 0.5] and math.isnan(al["max_prob_a"].iloc[2])
+    assert al["max_prob_b"].iloc[2] == 0.7
+
+
+def test_alignment_counts_graded_only():
+    c = real_runs.alignment_counts(real_runs.align_runs(frame(RUN_A), frame(RUN_B)))
+    assert c == {"n": 4, "graded": 3, "both": 1, "only_a": 1, "only_b": 1, "neither": 0, "agree": 2}
+
+
+def test_align_runs_without_shared_instances():
+    al = real_runs.align_runs(frame(RUN_A[:1]), frame(RUN_B[3:4]))
+    assert al.empty and real_runs.alignment_counts(al)["n"] == 0

@@ -1,0 +1,195 @@
+"""helm_core.leaderboard: HELM's groups/*.json tables kept as HELM wrote them, tables rebuilt from tidy data,
+and the runs behind a cell."""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from helm_core import data, helm_output, leaderboard as lb
+from helm_core.data import DataError
+
+NAN = float("nan")
+FIX = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output"
+
+
+def header(*cols: tuple) -> list[dict]:
+    """The model column, then (value, description, lower_is_better, run_group, metric) header cells."""
+    out = [{"value": "Model/adapter", "markdown": False, "metadata": {}}]
+    for value, desc, lib, rg, metric in cols:
+        h = {"value": value, "markdown": False, "metadata": {"metric": metric, "run_group": rg} if rg else {}}
+        if desc is not None:
+            h["description"] = desc
+        if lib is not None:
+            h["lower_is_better"] = lib
+        out.append(h)
+    return out
+
+
+TABLE = {
+    "title": "Accuracy", "name": "accuracy", "links": [],
+    "header": header(("Mean win rate", "How many models this model outperforms on average.", False, None, None),
+                     ("LSAT - EM", "LSAT\n\nEM: exact match", False, "LSAT", "EM"),
+                     ("bAbI - EM", None, None, "bAbI", "EM")),
+    "rows": [
+        [{"value": "Pythia (70M)"}, {"value": 0.75}, {"value": 0.6, "description": "min=0.6, mean=0.7, max=0.8, sum=1.4 (2)",
+                                                     "run_spec_names": ["lsat_qa:method=joint,model=p", "lsat_qa:method=sep,model=p"]},
+         {"value": 0.25, "run_spec_names": ["babi_qa:model=p"], "contamination_level": "strong"}],
+        [{"value": "tiny-gpt2"}, {"markdown": False}, {"description": "No matching runs", "markdown": False},
+         {"value": 0.0, "run_spec_names": ["babi_qa:model=t"]}],
+    ],
+}
+
+
+def test_parse_keeps_helm_titles_columns_and_order():
+    (t,) = lb.parse_tables([TABLE], "groups/core_scenarios.json")
+    assert (t.group, t.title, t.name, t.first) == ("core_scenarios", "Accuracy", "accuracy", "Model/adapter")
+    assert [c.label for c in t.columns] == ["Mean win rate", "LSAT - EM", "bAbI - EM"]
+    assert t.columns[1].description == "LSAT\n\nEM: exact match" and t.columns[2].description == ""
+    assert [c.lower_is_better for c in t.columns] == [False, False, None]
+    assert (t.columns[1].run_group, t.columns[1].metric) == ("LSAT", "EM")
+    assert t.models == ["Pythia (70M)", "tiny-gpt2"]
+
+
+@pytest.mark.parametrize("row, column, value, runs, contamination", [
+    (0, "LSAT - EM", 0.6, ("lsat_qa:method=joint,model=p", "lsat_qa:method=sep,model=p"), ""),
+    (0, "bAbI - EM", 0.25, ("babi_qa:model=p",), "strong"),
+    (1, "LSAT - EM", NAN, (), ""),  # no `value` key: HELM's "No matching runs"
+    (1, "Mean win rate", NAN, (), ""),
+    (1, "bAbI - EM", 0.0, ("babi_qa:model=t",), ""),  # a zero is a value, not a blank
+])
+def test_cells(row, column, value, runs, contamination):
+    (t,) = lb.parse_tables([TABLE], "groups/core_scenarios.json")
+    c = t.cell(row, column)
+    assert (math.isnan(c["value"]) and math.isnan(value)) or c["value"] == value
+    assert c["run_spec_names"] == runs and c["contamination"] == contamination
+
+
+def test_wide_is_the_table_as_helm_shows_it():
+    (t,) = lb.parse_tables([TABLE], "groups/core_scenarios.json")
+    w = t.wide()
+    assert w.columns.tolist() == ["Model/adapter", "Mean win rate", "LSAT - EM", "bAbI - EM"]
+    assert w["LSAT - EM"].dtype == float and math.isnan(w.loc[1, "LSAT - EM"]) and w.loc[0, "bAbI - EM"] == 0.25
+
+
+@pytest.mark.parametrize("cols, expected", [
+    ((("EM", None, None, "A", "EM"), ("EM", None, None, "B", "EM")), ["EM", "EM (2)"]),
+    ((("Model/adapter", None, None, "A", "x"),), ["Model/adapter (2)"]),
+])
+def test_duplicate_labels_are_made_unique(cols, expected):
+    doc = [{"title": "T", "header": header(*cols), "rows": [[{"value": "m"}] + [{"value": 1}] * len(cols)]}]
+    (t,) = lb.parse_tables(doc, "groups/x.json")
+    assert [c.label for c in t.columns] == expected and t.wide().shape == (1, len(cols) + 1)
+
+
+def test_text_cells_stay_text():
+    doc = [{"title": "T", "header": header(("Note", None, None, "A", "n")), "rows": [[{"value": "m"}, {"value": "see [x]"}],
+                                                                                    [{"value": "n"}, {}]]}]
+    (t,) = lb.parse_tables(doc, "groups/x.json")
+    assert t.wide()["Note"].tolist() == ["see (x)", lb.MISSING]
+
+
+@pytest.mark.parametrize("doc, problem", [
+    ({"title": "x"}, "a list of tables"),
+    ([[]], "table 1: expected a table object"),
+    ([{"title": "T", "header": [], "rows": []}], "the header is empty"),
+    ([{"title": "T", "header": header(("A", None, None, "g", "m")), "rows": [[{"value": "m"}]]}], "has 1 cells but the header has 2"),
+    ([{"title": "T", "header": header(("A", None, None, "g", "m")), "rows": [[{"value": "m"}, {"value": True}]]}], "expected a number, text or null"),
+    ([{"title": "T", "header": header(("A", None, None, "g", "m")), "rows": [[{"value": 3}, {"value": 1}]]}], "the model name as text"),
+    ([{"title": "T", "header": header(("A", None, "yes", "g", "m")), "rows": []}], "lower_is_better"),
+    ([{"title": "T", "header": header(("A", None, None, "g", "m")), "rows": [[{"value": "m"}, {"value": 1, "run_spec_names": "r"}]]}], "run_spec_names"),
+])
+def test_bad_tables_name_the_place(doc, problem):
+    with pytest.raises(DataError, match=problem.replace("(", r"\(")) as e:
+        lb.parse_tables(doc, "groups/x.json")
+    assert "groups/x.json" in str(e.value)
+
+
+@pytest.mark.parametrize("file", ["core_scenarios.json", "gsm.json"])
+def test_fixture_files_reproduced_cell_for_cell(file):
+    doc = json.loads((FIX / "groups" / file).read_text())
+    tables = lb.parse_tables(doc, f"groups/{file}")
+    assert [t.title for t in tables] == [t["title"] for t in doc]
+    for t, raw in zip(tables, doc):
+        w = t.wide()
+        assert w.columns.tolist() == [h["value"] for h in raw["header"]]
+        for i, row in enumerate(raw["rows"]):
+            assert w.iloc[i, 0] == row[0]["value"]
+            for j, cell in enumerate(row[1:], start=1):
+                got = w.iloc[i, j]
+                assert (cell.get("value") is None and math.isnan(got)) or got == cell["value"]
+
+
+def test_helm_output_keeps_its_tables():
+    out = helm_output.read_helm_output(FIX)
+    assert out.table_files == ("groups/core_scenarios.json", "groups/gsm.json")
+    assert [(t.group, t.title) for t in out.leaderboard()] == [
+        ("core_scenarios", "Accuracy"), ("core_scenarios", "Calibration"), ("core_scenarios", "Robustness"),
+        ("gsm", "GSM8K")]
+    assert out.leaderboard() is out.leaderboard()  # parsed once
+    assert helm_output.read_helm_output(FIX / "runs" / "demo").leaderboard() == []
+
+
+# ----------------------------------------------------------------------------- rebuilt from tidy data
+
+
+def test_rebuilt_tables_of_classic():
+    rel = data.load_bundled("classic")
+    tables = lb.rebuilt_tables(rel, ["GPT-J (6B)", "BLOOM (176B)"])
+    assert all(t.rebuilt and not any(t.cells["run_spec_names"].map(len)) for t in tables)
+    acc = next(t for t in tables if t.name == "accuracy")
+    assert acc.title == "Accuracy" and sorted(acc.models) == ["BLOOM (176B)", "GPT-J (6B)"]
+    w = acc.wide().set_index("Model")
+    res = rel.results
+    want = res[(res["model"] == "GPT-J (6B)") & (res["scenario"] == "MMLU") & (res["metric_group"] == "accuracy")]
+    label = f"MMLU - {want['metric'].iloc[0]}"
+    assert w.loc["GPT-J (6B)", label] == want["value"].iloc[0]
+    assert list(w.columns)[0].startswith("MMLU")  # the release's scenario order
+
+
+def test_rebuilt_tables_skip_groups_without_values():
+    res = pd.DataFrame({"model": ["m", "m"], "scenario": ["S", "S"], "metric_group": ["accuracy", "calibration"],
+                        "metric": ["EM", "ECE"], "value": [0.5, float("nan")], "lower_is_better": [False, True],
+                        "n_runs": [1.0, 1.0], "run_min": [0.5, float("nan")], "run_max": [0.5, float("nan")], "note": ["", ""]})
+    rel = data.load_bundled("classic")
+    fake = data.Release(results=res, models=rel.models, taxonomy=rel.taxonomy, meta=rel.meta,
+                        published_win_rates=rel.published_win_rates, paper_models=rel.paper_models)
+    tables = lb.rebuilt_tables(fake)
+    assert [t.name for t in tables] == ["accuracy"] and tables[0].wide().columns.tolist() == ["Model", "S - EM"]
+
+
+# ----------------------------------------------------------------------------- the runs behind a cell
+
+RUNS = pd.DataFrame({"run": ["lsat_qa:method=joint,model=p", "lsat_qa:method=sep,model=p", "babi_qa:model=p", "s/babi_qa:model=t"],
+                     "run_name": ["lsat_qa:method=joint,model=p", "lsat_qa:method=sep,model=p", "babi_qa:model=p", "babi_qa:model=t"],
+                     "model": ["Pythia", "Pythia", "Pythia", "tiny"], "scenario": ["LSAT", "LSAT", "bAbI", "bAbI"]})
+
+
+@pytest.mark.parametrize("names, expected", [
+    (("lsat_qa:method=sep,model=p", "lsat_qa:method=joint,model=p"),
+     {"runs_model": "Pythia", "runs_scenario": "LSAT", "run": "lsat_qa:method=sep,model=p"}),
+    (("babi_qa:model=t",), {"runs_model": "tiny", "runs_scenario": "bAbI", "run": "s/babi_qa:model=t"}),  # by run name
+    (("babi_qa:model=p", "babi_qa:model=t"), {"runs_scenario": "bAbI", "run": "babi_qa:model=p"}),  # two models
+    (("fixture",), None),  # not a loaded run
+    ((), None),
+])
+def test_runs_link(names, expected):
+    assert lb.runs_link(RUNS, names) == expected
+
+
+def test_cell_runs_in_helm_order():
+    assert lb.cell_runs(RUNS, ["babi_qa:model=p", "lsat_qa:method=joint,model=p"])["run"].tolist() == [
+        "babi_qa:model=p", "lsat_qa:method=joint,model=p"]
+
+
+@pytest.mark.parametrize("desc, lib, expected", [
+    ("EM: exact match", False, "EM: exact match\n\nHigher is better."),
+    ("", True, "Lower is better."),
+    ("Runs", None, "Runs"),
+    ("", None, ""),
+])
+def test_column_help(desc, lib, expected):
+    assert lb.column_help(lb.Column("c", desc, lib, "", "", "")) == expected
