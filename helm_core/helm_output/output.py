@@ -364,7 +364,7 @@ HEADLINE = (("accuracy", ""), ("robustness", "robustness"), ("fairness", "fairne
 def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
     """Headline numbers of one run's stats.json: the main metric on the main split (with its robustness /
     fairness worst case only when the run has perturbed instances: without perturbations HELM's stats.json still
-    carries those two as copies of the plain metric, which say nothing), ECE, instances, in-context examples,
+    carries those two as copies of the plain metric, which say nothing), ECE, max prob, instances, in-context examples,
     truncated, prompt and output tokens, observed and denoised runtime; only those present.
     Columns: label, stat, split, value, count."""
     runs = output.runs
@@ -387,7 +387,7 @@ def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
         wanted.append((disp, main, ""))
         if perturbed:
             wanted += [(f"{disp} (Robustness)", main, "robustness"), (f"{disp} (Fairness)", main, "fairness")]
-    wanted += [("ECE (10-bin)", "ece_10_bin", ""), ("# eval", "num_instances", ""), ("# train", "num_train_instances", ""),
+    wanted += [("ECE (10-bin)", "ece_10_bin", ""), ("Max prob", "max_prob", ""), ("# eval", "num_instances", ""), ("# train", "num_train_instances", ""),
                ("truncated", "prompt_truncated", ""), ("# prompt tokens", "num_prompt_tokens", ""),
                ("# output tokens", "num_output_tokens", ""), ("Observed inference time (s)", "inference_runtime", ""),
                ("Denoised inference time (s)", "inference_denoised_runtime", "")]

@@ -121,7 +121,7 @@ def test_instance_confidences_in_meta(runs_output):
 
 @pytest.mark.parametrize("run, labels", [
     # MMLU ran no perturbation: its stats.json's robustness / fairness rows are copies of EM, not headlines.
-    (MMLU, ["EM", "ECE (10-bin)", "# eval", "# train", "truncated", "# prompt tokens", "# output tokens",
+    (MMLU, ["EM", "ECE (10-bin)", "Max prob", "# eval", "# train", "truncated", "# prompt tokens", "# output tokens",
             "Observed inference time (s)"]),
     # BoolQ has typo-perturbed instances: the worst cases are measured, and shown.
     (BOOLQ, ["EM", "EM (Robustness)", "EM (Fairness)", "ECE (10-bin)", "# eval", "# train", "truncated",
