@@ -79,10 +79,11 @@ def fmt(stat: str, value: float) -> str:
     return f"{value:.3f}"
 
 
-def metric_filter(shown: pd.DataFrame) -> pd.DataFrame:
-    """Filter the instances by any per-instance metric of the run (HELM's per_instance_stats.json): pick the
-    metric, then a range of its values."""
-    names = real_runs.instance_metrics(shown)
+def metric_filter(shown: pd.DataFrame, everything: pd.DataFrame) -> pd.DataFrame:
+    """Filter the instances `shown` by any per-instance metric of the run (HELM's per_instance_stats.json): pick
+    the metric, then a range of its values (the slider spans the run's `everything`, so other filters do not
+    move it)."""
+    names = real_runs.instance_metrics(everything)
     if not names:
         return shown
     c = st.columns([1, 2])
@@ -94,10 +95,7 @@ def metric_filter(shown: pd.DataFrame) -> pd.DataFrame:
                           "instances whose value lies in the chosen range.")
     if name == NO_METRIC:
         return shown
-    values = real_runs.metric_values(shown, name).dropna()
-    if values.empty:
-        c[1].caption(components.text(f"No instance shown has {name}."))
-        return shown.iloc[0:0]
+    values = real_runs.metric_values(everything, name).dropna()
     lo, hi = float(values.min()), float(values.max())
     if lo == hi:
         c[1].caption(components.text(f"Every instance shown with {name} has the value {lo:g}."))
@@ -105,7 +103,8 @@ def metric_filter(shown: pd.DataFrame) -> pd.DataFrame:
     rng = c[1].slider(f"{name} between", min_value=lo, max_value=hi, value=(lo, hi),
                       key=f"runs_metric_range_{name}", format="%.4g")
     out = real_runs.filter_metric(shown, name, rng[0], rng[1])
-    c[1].caption(f"{hfmt.count(len(out), 'instance')} of {len(values):,} with this metric in range.")
+    n = int(real_runs.metric_values(shown, name).notna().sum())
+    c[1].caption(f"{hfmt.count(len(out), 'instance')} of {n:,} with this metric in range.")
     return out
 
 
@@ -269,7 +268,7 @@ def browse(outs: dict, *, cohort: bool) -> None:
     seed_v = int(seed) if seed != ALL else None
     pert_v = None if pert == ALL else ("" if pert == ORIGINAL else pert)
     shown = cache.filtered_instances(run, seed_v, pert_v, q.strip()[:200], src if src in BUNDLED else None)
-    shown = metric_filter(outcome_filters(shown))
+    shown = metric_filter(outcome_filters(shown), cache.run_instances(run, src if src in BUNDLED else None))
     if shown.empty:
         st.info("No instance of this run matches the seed, perturbation, search and filters.",
                 icon=":material/search_off:")

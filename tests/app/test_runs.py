@@ -197,3 +197,91 @@ def test_calibration_on_a_lazily_read_suite_says_why_it_has_no_confidences(monke
     infos = " ".join(str(i.value) for i in at.info)
     assert "instance files were not read at load" in infos
     assert "carries no per-instance confidences" not in infos
+
+
+# ----------------------------------------------------------------------------- a suite like crfm-helm 0.5.16 output
+
+SUITE_0516 = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516"
+JOINT = "lsat_qa:task=all,method=multiple_choice_joint,model=eleutherai_pythia-70m"
+SEPARATE = "lsat_qa:task=all,method=multiple_choice_separate_original,model=eleutherai_pythia-70m"
+TINY_BABI = "babi_qa:task=15,model=local_tiny-gpt2"
+
+
+@pytest.fixture
+def suite_0516(monkeypatch):
+    monkeypatch.setenv("HELM_OUTPUT", str(SUITE_0516))
+
+
+def setting_table(at):
+    return next(d.value for d in at.dataframe if list(d.value.columns) == ["setting", "value"]).set_index("setting")["value"]
+
+
+def test_headline_without_perturbations_has_no_worst_case_copies(suite_0516):
+    at = open_runs({"cohort": "all", "run": JOINT})
+    m = metrics(at)
+    # stats.json holds EM (Robustness) / (Fairness) rows, copies of EM: no perturbation ran, so none is a headline.
+    assert not [k for k in m if "Robustness" in k or "Fairness" in k]
+    assert "No perturbation was run" in caption(at)
+    assert (m["EM"], m["truncated"], m["# output tokens"], m["Max prob"]) == ("0.600", "0.200", "1.0", "0.450")
+    assert "ECE (10-bin)" not in m  # the suite's calibration column is Max prob
+    assert m["Observed inference time (s)"] == "47.7 ms"
+
+
+def test_headline_with_perturbations_keeps_the_worst_case(local):
+    m = metrics(open_runs({"cohort": "all", "run": BOOLQ}))
+    assert m["EM (Robustness)"] == "0.333" and m["EM (Fairness)"] == "0.667"
+
+
+def test_microsecond_runtimes_keep_their_scale(suite_0516):
+    m = metrics(open_runs({"cohort": "all", "run": TINY_BABI}))
+    assert m["Observed inference time (s)"] == "19.4 µs"
+
+
+@pytest.mark.parametrize("run, expected", [
+    (JOINT, {"method": "multiple_choice_joint", "in-context examples": "2", "max tokens": "1",
+             "instructions": '"The following are multiple choice questions (with answers).\\n"'}),
+    (SEPARATE, {"method": "multiple_choice_separate_original", "in-context examples": "0", "max tokens": "0"}),
+])
+def test_run_spec_beside_the_run(suite_0516, run, expected):
+    s = setting_table(open_runs({"cohort": "all", "run": run}))
+    for k, v in expected.items():
+        assert s[k] == v
+    assert {"temperature", "stop sequences", "outputs per request"} <= set(s.index)
+
+
+def test_filter_by_any_per_instance_metric(suite_0516):
+    at = open_runs({"cohort": "all", "run": JOINT, "runs_metric": "max_prob"})
+    assert at.selectbox(key="runs_metric").value == "max_prob"
+    assert "Instance 1 of 5" in caption(at)
+    slider = at.slider[0]
+    lo, hi = slider.value
+    assert (round(lo, 3), round(hi, 3)) == (0.301, 0.664)  # the run's own per-instance max_prob range
+    slider.set_value((0.4, hi)).run()
+    assert_clean(at)
+    assert "3 instances of 5 with this metric in range" in caption(at) and "Instance 1 of 3" in caption(at)
+    # With the outcome filter: every instance with max_prob ≥ 0.4 was answered correctly, so none is incorrect.
+    at.segmented_control(key="runs_outcome").set_value("incorrect").run()
+    assert any("No instance of this run matches" in i.value for i in at.info)
+
+
+def test_two_runs_side_by_side_joint_vs_separate(suite_0516):
+    at = open_runs({"cohort": "all", "run": JOINT, "runs_model": "Pythia (70M)", "runs_scenario": "LSAT"})
+    box = at.selectbox(key="runs_compare")
+    assert box.options == ["(none)", SEPARATE]  # the same model's other LSAT run
+    box.set_value(SEPARATE).run()
+    assert_clean(at)
+    m = metrics(at)
+    # Joint: 3 of 5 right (EM 0.6); separate: 4 of 5 (EM 0.8); aligned by HELM's instance id.
+    assert (m["Shared instances"], m["Both correct"], m["Only A correct"], m["Only B correct"]) == ("5", "3", "0", "1")
+    aligned = next(d.value for d in at.dataframe if "answer_a" in d.value.columns)
+    assert aligned["instance_id"].tolist() == ["id1401", "id1402", "id1403", "id1404", "id1405"]
+    assert aligned.loc[1, "correct_a"] == "✗ incorrect" and aligned.loc[1, "correct_b"] == "✓ correct"
+    diff = next(d.value for d in at.dataframe if list(d.value.columns) == ["setting", "A", "B"]).set_index("setting")
+    assert diff.loc["method", "B"] == "multiple_choice_separate_original" and diff.loc["in-context examples", "A"] == "2"
+
+
+def test_links_with_model_and_scenario_filter_the_runs(suite_0516):
+    at = open_runs({"cohort": "all", "runs_model": "Tiny GPT-2 (local)", "runs_scenario": "bAbI"})
+    assert at.selectbox(key="run").options == [TINY_BABI]
+    bad = open_runs({"cohort": "all", "runs_model": "<script>", "runs_scenario": "nope"})
+    assert bad.selectbox(key="runs_model").value == "all" and bad.selectbox(key="runs_scenario").value == "all"
