@@ -1,0 +1,50 @@
+"""HELM's Leaderboard in Chromium, on a server started with a suite like crfm-helm 0.5.16 output (HELM_OUTPUT):
+a click on a table cell picks that cell, and its link opens Prompts & Completions on the runs behind it."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .conftest import serving
+from .helpers import assert_clean, open_url, wait_settled
+
+SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516"
+JOINT = "lsat_qa:task=all,method=multiple_choice_joint,model=eleutherai_pythia-70m"
+SEPARATE = "lsat_qa:task=all,method=multiple_choice_separate_original,model=eleutherai_pythia-70m"
+
+
+@pytest.fixture(scope="module")
+def suite_server():
+    """A server started as a local user would: HELM_OUTPUT points at the 0516 suite."""
+    with serving({"HELM_OUTPUT": str(SUITE)}) as proc:
+        yield proc.url
+
+
+def test_a_cell_click_opens_its_runs(suite_server, page):
+    open_url(page, f"{suite_server}/leaderboard?cohort=all")
+    assert_clean(page)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.locator('[role="columnheader"]').nth(5).wait_for(state="attached", timeout=15_000)
+    headers = [h.inner_text().strip() for h in grid.locator('[role="columnheader"]').all()]
+    assert headers == ["Model/adapter", "Mean win rate", "bAbI - EM", "SST - Macro-F1", "LegalSupport - EM", "LSAT - EM"]
+    # The grid is drawn on a canvas: click the bottom-right cell (Pythia (70M), LSAT - EM: HELM's 0.7, the
+    # merge of its joint and separate runs).
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + box["width"] - 30, box["y"] + box["height"] - 17)
+    page.wait_for_function("() => document.body.innerText.includes('Pythia (70M) · LSAT - EM: 0.7')", timeout=15_000)
+    wait_settled(page)
+    # The click set the cell pickers, which are in the URL (a shareable cell).
+    page.wait_for_function("() => location.search.includes('lb_column=LSAT')", timeout=15_000)
+    assert "lb_model=Pythia+%2870M%29" in page.url
+    link = page.get_by_role("link", name="Open the 2 runs behind this cell in Prompts & Completions (Pythia (70M) on LSAT)")
+    link.click()
+    page.wait_for_url("**/runs?*", timeout=15_000)
+    wait_settled(page)
+    assert_clean(page)
+    # (The run is the first of the filtered list, the select box's default, so the URL no longer spells it.)
+    assert "runs_scenario=LSAT" in page.url and "runs_model=Pythia" in page.url
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert "Pythia (70M) · LSAT · method multiple_choice_joint" in main
+    assert "Run (2 match)" in main  # the cell's two runs: joint and separate
+    assert "Two runs side by side" in main and "Run spec" in main
