@@ -135,10 +135,12 @@ def main() -> None:
         st.page_link("app_pages/data.py", label="Load your own HELM output", icon=":material/upload_file:")
         if not tables:
             return
+        published = any(c.label == leaderboard.PUBLISHED_WIN_RATE for t in tables for c in t.columns)
         st.markdown(components.text(
             f"Below: {rel.name}'s values for the sidebar's models, rebuilt per metric group in the same form "
-            "(rebuilt from the tidy data, not HELM's files: no win-rate column, no column descriptions, no "
-            "runs behind the cells)."))
+            "(rebuilt from the tidy data, not HELM's files: no column descriptions, no runs behind the cells"
+            + ("; the win-rate column is HELM's published one, over every model of the release)." if published
+               else "; no win-rate column).")))
     if not tables:
         st.info("The groups files hold no table.", icon=":material/info:")
         return

@@ -18,6 +18,9 @@ from .data import DataError, Release
 from .helm_output.fields import _expect, _tname, clean_name
 
 MISSING = "–"  # what HELM's own pages show for a cell without a value
+PUBLISHED_WIN_RATE = "Mean win rate (published)"
+PUBLISHED_HELP = ("HELM's own published mean win rate for this metric group, computed by HELM over every model "
+                  "of the release (not only the models shown).")
 CELL_COLUMNS = ["row", "model", "column", "value", "text", "description", "run_spec_names", "contamination"]
 
 
@@ -186,8 +189,9 @@ def column_help(col: Column) -> str:
 
 def rebuilt_tables(release: Release, models: list[str] | tuple[str, ...] | None = None) -> list[Table]:
     """One table per metric group of a release's tidy results, in the shape of HELM's groups tables (one row
-    per model, one column per "<scenario> - <metric>"), marked `rebuilt`. No win-rate column, no runs behind
-    cells: the tidy data holds neither."""
+    per model, one column per "<scenario> - <metric>"), marked `rebuilt`. Where the release carries HELM's
+    published win rates for the group, they come first as PUBLISHED_WIN_RATE (HELM's own numbers, over every
+    model of the release); no runs behind cells (the tidy data holds none)."""
     res = release.results
     if models is not None:
         res = res[res["model"].isin(set(models))]
@@ -205,6 +209,12 @@ def rebuilt_tables(release: Release, models: list[str] | tuple[str, ...] | None 
             ["_o", "metric"], kind="stable")
         seen: set[str] = {"Model"}
         columns, labels = [], {}
+        pub = release.published_win_rates
+        pub = pub[(pub["metric_group"] == g) & pub["model"].isin(set(sub["model"]))] if len(pub) else pub
+        if len(pub):
+            seen.add(PUBLISHED_WIN_RATE)
+            columns.append(Column(label=PUBLISHED_WIN_RATE, description=PUBLISHED_HELP, lower_is_better=False,
+                                  run_group="", metric="", perturbation=""))
         for s, m, lib in pairs[["scenario", "metric", "lower_is_better"]].itertuples(index=False):
             label = _unique(f"{s} - {m}", seen)
             labels[(s, m)] = label
@@ -214,6 +224,9 @@ def rebuilt_tables(release: Release, models: list[str] | tuple[str, ...] | None 
         recs = [{"row": rows[r.model], "model": r.model, "column": labels[(r.scenario, r.metric)],
                  "value": float(r.value), "text": "", "description": "", "run_spec_names": (), "contamination": ""}
                 for r in sub.itertuples(index=False)]
+        recs += [{"row": rows[m], "model": m, "column": PUBLISHED_WIN_RATE, "value": float(v), "text": "",
+                  "description": "", "run_spec_names": (), "contamination": ""}
+                 for m, v in zip(pub["model"], pub["win_rate"]) if m in rows] if len(pub) else []
         cells = pd.DataFrame(recs, columns=CELL_COLUMNS).sort_values("row", kind="stable").reset_index(drop=True)
         out.append(Table(file="", group=release.name, title=str(titles.get(g, g)), name=str(g), first="Model",
                          columns=tuple(columns), cells=cells, rebuilt=True))

@@ -105,6 +105,7 @@ def test_bundled_release_says_it_needs_groups_files_and_shows_rebuilt_tables():
     assert section_labels(at)[0] == "Accuracy"
     df = at.dataframe[0].value
     assert df.columns[0] == "Model" and len(df) == 67  # every model of classic (cohort: all)
+    assert df.columns[1] == "Mean win rate (published)" and "HELM&#x27;s published one, over every model" in t
     assert "A rebuilt table knows no runs" in t
 
 
@@ -113,6 +114,8 @@ def test_bundled_release_says_it_needs_groups_files_and_shows_rebuilt_tables():
 def test_later_releases_rebuilt_per_measured_group(release, groups):
     at = open_page(PAGE, query={"release": release})
     assert section_labels(at)[:len(groups)] == groups
+    # Lite carries HELM's published win rates; Capabilities' bundled data has none, and the page says so.
+    assert ("no win-rate column" in texts(at)) is (release == "capabilities")
 
 
 def page_links(at) -> dict[str, dict[str, str]]:

@@ -147,7 +147,15 @@ def test_rebuilt_tables_of_classic():
     want = res[(res["model"] == "GPT-J (6B)") & (res["scenario"] == "MMLU") & (res["metric_group"] == "accuracy")]
     label = f"MMLU - {want['metric'].iloc[0]}"
     assert w.loc["GPT-J (6B)", label] == want["value"].iloc[0]
-    assert list(w.columns)[0].startswith("MMLU")  # the release's scenario order
+    assert list(w.columns)[:2] == [lb.PUBLISHED_WIN_RATE, label]  # HELM's published win rate, then scenario order
+    pub = rel.published_win_rates.set_index(["model", "metric_group"])["win_rate"]
+    assert w.loc["BLOOM (176B)", lb.PUBLISHED_WIN_RATE] == pub[("BLOOM (176B)", "accuracy")]
+
+
+@pytest.mark.parametrize("name, published", [("classic", True), ("lite", True), ("capabilities", False)])
+def test_rebuilt_tables_carry_published_win_rates_only_where_helm_published_them(name, published):
+    tables = lb.rebuilt_tables(data.load_bundled(name))
+    assert (tables[0].columns[0].label == lb.PUBLISHED_WIN_RATE) is published
 
 
 def test_rebuilt_tables_skip_groups_without_values():
