@@ -60,7 +60,10 @@ def cell_detail(t: leaderboard.Table) -> None:
         if st.session_state.get(key) not in opts:
             st.session_state.pop(key, None)
     model = c[0].selectbox(t.first, models, key="lb_model", bind="query-params")
-    column = c[1].selectbox("Column", labels, key="lb_column", bind="query-params")
+    # By default the first column with runs behind it (a win-rate column has none).
+    with_runs = set(t.cells.loc[t.cells["run_spec_names"].map(len) > 0, "column"])
+    first = next((i for i, label in enumerate(labels) if label in with_runs), 0)
+    column = c[1].selectbox("Column", labels, index=first, key="lb_column", bind="query-params")
     cell = t.cell(models.index(model), column)
     value = cell["text"] or (leaderboard.MISSING if fmt.missing(cell["value"]) else f"{cell['value']:g}")
     desc = cell["description"]
@@ -95,7 +98,8 @@ def show_table(t: leaderboard.Table) -> None:
     df = t.wide()
     config = {t.first: st.column_config.TextColumn(t.first, pinned=True)}
     for col in t.columns:
-        helptext = leaderboard.column_help(col) or None
+        # Tooltips render Markdown: HELM's descriptions come from the files, so they are escaped.
+        helptext = components.text(leaderboard.column_help(col)) or None
         if df[col.label].dtype == float:
             config[col.label] = st.column_config.NumberColumn(col.label, help=helptext,
                                                               format=_numeric_format(df[col.label]))

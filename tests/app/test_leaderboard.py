@@ -3,6 +3,7 @@ the JSON files here), with HELM's column names and descriptions, '–' for missi
 each cell's runs linked to Prompts & Completions; a release without groups files says how to get them."""
 from __future__ import annotations
 
+import html
 import json
 import math
 from pathlib import Path
@@ -54,7 +55,7 @@ def check_table(at, raw: dict) -> int:
     helps = header_help(at)
     described = [h for h in raw["header"][1:] if h.get("description")]
     for h in described:
-        assert helps[h["value"]].startswith(h["description"].strip())
+        assert html.unescape(helps[h["value"]]).startswith(h["description"].strip())
     return len(described)
 
 
@@ -177,3 +178,19 @@ def test_0516_cell_without_a_value(monkeypatch):
     at = open_suite(monkeypatch, SUITE, {"lb_model": "Tiny GPT-2 (local)", "lb_column": "LSAT - EM"})
     t = texts(at)
     assert "Tiny GPT-2 (local) · LSAT - EM: –" in t and "HELM lists no run behind this cell (no matching runs)." in t
+
+
+def test_text_from_the_files_stays_text(monkeypatch, tmp_path):
+    """Descriptions (tooltips render Markdown) and cell descriptions from a groups file are escaped."""
+    hostile = "![x](http://127.0.0.9:9/p.png) <b>bold</b> [link](http://127.0.0.9:9/)"
+    doc = [{"title": "Accuracy", "name": "accuracy",
+            "header": [{"value": "Model/adapter"}, {"value": "S - EM", "description": hostile, "lower_is_better": False,
+                                                    "metadata": {"metric": "EM", "run_group": "S"}}],
+            "rows": [[{"value": "m"}, {"value": 0.5, "description": hostile, "run_spec_names": ["s:model=m"]}]]}]
+    (tmp_path / "groups").mkdir()
+    (tmp_path / "groups" / "core_scenarios.json").write_text(json.dumps(doc))
+    at = open_suite(monkeypatch, tmp_path / "groups" / "core_scenarios.json")
+    helptext = header_help(at)["S - EM"]
+    assert "](" not in helptext and "<b>" not in helptext and "&lt;b&gt;" in helptext
+    shown = [c.value for c in at.caption if "m · S - EM" in c.value][0]
+    assert "<b>" not in shown and "](" not in shown
