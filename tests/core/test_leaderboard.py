@@ -201,3 +201,23 @@ def test_cell_runs_in_helm_order():
 ])
 def test_column_help(desc, lib, expected):
     assert lb.column_help(lb.Column("c", desc, lib, "", "", "")) == expected
+
+
+def test_an_uploaded_zip_keeps_its_tables():
+    import io
+    import zipfile
+
+    suite = FIX.parent / "helm_output_0516" / "runs" / "my-suite"
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        for p in sorted(suite.rglob("*")):
+            if p.is_file():
+                z.write(p, "my-suite/" + p.relative_to(suite).as_posix())
+    out = helm_output.read_helm_upload(buf.getvalue(), "my-suite.zip")
+    assert [f.rpartition("/")[2] for f in out.table_files] == [
+        "core_scenarios.json", "babi_qa.json", "legal_support.json", "lsat_qa.json", "sst.json"]  # not groups/json/
+    core = [t for t in out.leaderboard() if t.group == "core_scenarios"]
+    assert [t.title for t in core] == ["Accuracy", "Efficiency", "General information", "Calibration"]
+    lsat = core[0].cell(1, "LSAT - EM")
+    assert lsat["value"] == 0.7 and len(lsat["run_spec_names"]) == 2
+    assert lb.runs_link(out.runs, lsat["run_spec_names"])["runs_scenario"] == "LSAT"
