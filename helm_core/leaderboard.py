@@ -57,17 +57,24 @@ class Table:
         """The table as HELM shows it: the model column, then one column per header cell, in HELM's order and
         with HELM's labels. Numeric columns are floats (NaN where HELM has no value); a column holding text is
         text (MISSING where HELM has no value)."""
-        rows = sorted(set(self.cells["row"])) if len(self.cells) else []
-        models = self.cells.drop_duplicates("row").set_index("row")["model"] if len(self.cells) else pd.Series()
-        out = pd.DataFrame({self.first: [models[r] for r in rows]})
-        for col in self.columns:
-            sub = self.cells[self.cells["column"] == col.label].set_index("row")
-            vals = [sub["value"].get(r, float("nan")) for r in rows]
-            texts = [sub["text"].get(r, "") for r in rows]
-            if any(t for t in texts):
-                out[col.label] = [t if t else (MISSING if _nan(v) else f"{v:g}") for v, t in zip(vals, texts)]
+        c = self.cells
+        rows = sorted(set(c["row"])) if len(c) else []
+        labels = [col.label for col in self.columns]
+        first = c.drop_duplicates("row").set_index("row")["model"] if len(c) else pd.Series(dtype=object)
+        values = c.pivot(index="row", columns="column", values="value").reindex(index=rows, columns=labels)
+        out = pd.DataFrame({self.first: first.reindex(rows).to_numpy()})
+        texts = c[c["text"] != ""]
+        text_cols = set(texts["column"])
+        if text_cols:
+            shown = texts.pivot(index="row", columns="column", values="text").reindex(index=rows)
+        for label in labels:
+            v = values[label].to_numpy(dtype=float)
+            if label in text_cols:
+                t = shown[label].to_numpy(dtype=object)
+                out[label] = [x if isinstance(x, str) else (MISSING if math.isnan(n) else f"{n:g}")
+                              for x, n in zip(t, v)]
             else:
-                out[col.label] = pd.Series(vals, dtype=float)
+                out[label] = v
         return out
 
     def cell(self, row: int, column: str) -> dict:
