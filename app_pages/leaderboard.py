@@ -35,6 +35,19 @@ def _pick_cell(df_key: str, models: list[str]) -> None:
         st.session_state["lb_column"] = column
 
 
+def _new_group() -> None:
+    """on_change of the group choice: the picked cell belongs to the old group's tables, so it goes (each
+    group keeps its own open tab, see `tab_key`)."""
+    for key in ("lb_model", "lb_column"):
+        st.session_state.pop(key, None)  # the bound widgets then fall back to their defaults, URL included
+
+
+def tab_key(i: int) -> str:
+    """The query key of the open tab of the i-th group file: one per group, so a tab title of one group is
+    never checked against another group's tabs."""
+    return "lb_table" if i == 0 else f"lb_table_{i}"
+
+
 def _numeric_format(values) -> str | None:
     """Three decimals as HELM's pages print them, unless that would print a nonzero value as 0 (runtimes of
     microseconds): then three significant digits."""
@@ -153,6 +166,7 @@ def main() -> None:
     if len(groups) > 1:
         state.allow("lb_group", groups)
         group = st.selectbox(f"Group file ({len(groups)})", groups, key="lb_group", bind="query-params",
+                             on_change=_new_group,
                              help="helm-summarize writes one file per run group: core_scenarios (every scenario "
                                   "of the schema's main list) and one per scenario.") or groups[0]
     chosen = [t for t in tables if t.group == group]
@@ -167,7 +181,8 @@ def main() -> None:
             label, n = f"{t.title} ({n})", n + 1
         seen.add(label)
         builders[label] = functools.partial(show_table, t)
-    components.sections("lb_table", builders, keep=["lb_model", "lb_column"])
+    keys = [tab_key(i) for i in range(len(groups))]
+    components.sections(keys[groups.index(group)], builders, keep=["lb_model", "lb_column", *keys])
 
 
 main()

@@ -48,3 +48,20 @@ def test_a_cell_click_opens_its_runs(suite_server, page):
     assert "Pythia (70M) · LSAT · method multiple_choice_joint" in main
     assert "Run (2 match)" in main  # the cell's two runs: joint and separate
     assert "Two runs side by side" in main and "Run spec" in main
+
+
+def test_group_choice_opens_its_own_tables_without_a_bad_link_notice(suite_server, page):
+    from .helpers import open_section
+
+    open_url(page, f"{suite_server}/leaderboard?cohort=all")
+    open_section(page, "Calibration")
+    assert "lb_table=Calibration" in page.url
+    page.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').filter(has_text="Group file").click()
+    page.get_by_role("option", name="lsat_qa").click()
+    page.wait_for_function("() => location.search.includes('lb_group=lsat_qa')", timeout=15_000)
+    wait_settled(page)
+    assert_clean(page)
+    tabs = [t.strip() for t in page.locator('[data-testid="stMain"] [role="tab"]').all_inner_texts()]
+    assert tabs == ["task: all"]  # HELM's title of the lsat_qa file's one table
+    page.wait_for_timeout(500)
+    assert page.locator('[data-testid="stToast"]').count() == 0  # the old group's tab is no bad link here
