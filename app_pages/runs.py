@@ -114,7 +114,7 @@ def adapter_table(spec: str) -> None:
     if details.empty:
         st.caption("This run's run_spec.json has no adapter settings.")
         return
-    st.dataframe(details[["setting", "value"]], hide_index=True, width="stretch",
+    st.dataframe(details[["setting", "value"]], hide_index=True, width="stretch", height="content",
                  column_config={"setting": st.column_config.TextColumn("setting", width="small"),
                                 "value": st.column_config.TextColumn("value (as in run_spec.json)")})
 
