@@ -543,6 +543,9 @@ def main() -> None:
         pick = st.segmented_control("Runs from", (YOURS, SAMPLE), default=YOURS, required=True, key="runs_source",
                                     bind="query-params") or YOURS
         if pick == YOURS:
+            if out.table_files:
+                st.page_link("app_pages/leaderboard.py", label="HELM's Leaderboard: this suite's own tables "
+                             "(groups/*.json), each cell linked to its runs", icon=":material/table_chart:")
             browse({cache.active_release_key(): out}, cohort=True)
             return
     elif out is not None:

@@ -283,5 +283,13 @@ def test_two_runs_side_by_side_joint_vs_separate(suite_0516):
 def test_links_with_model_and_scenario_filter_the_runs(suite_0516):
     at = open_runs({"cohort": "all", "runs_model": "Tiny GPT-2 (local)", "runs_scenario": "bAbI"})
     assert at.selectbox(key="run").options == [TINY_BABI]
+    # The suite has groups files: a link back to its leaderboard.
+    back = "HELM's Leaderboard: this suite's own tables (groups/*.json), each cell linked to its runs"
+    assert back in [p.label for p in at.get("page_link")]
+
+
+def test_no_leaderboard_link_for_a_suite_without_groups_files(local):
+    at = open_runs({"cohort": "all"})
+    assert not [p for p in at.get("page_link") if p.label.startswith("HELM's Leaderboard: this suite")]
     bad = open_runs({"cohort": "all", "runs_model": "<script>", "runs_scenario": "nope"})
     assert bad.selectbox(key="runs_model").value == "all" and bad.selectbox(key="runs_scenario").value == "all"
