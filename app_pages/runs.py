@@ -133,7 +133,7 @@ def compare_runs(runs: pd.DataFrame, row: pd.Series, src: str) -> None:
     if st.session_state.get("runs_compare") not in opts:
         st.session_state.pop("runs_compare", None)
     st.markdown("**Two runs side by side**")
-    other = st.selectbox("Compare with another run (aligned by instance id)", opts, key="runs_compare",
+    other = st.selectbox("Compare with another run, aligned by instance id", opts, key="runs_compare",
                          bind="query-params", help="Runs of the same scenario and model come first: e.g. the same "
                                                    "model's multiple_choice_joint and multiple_choice_separate runs.")
     if other == NO_COMPARE:
