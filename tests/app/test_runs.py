@@ -293,3 +293,12 @@ def test_no_leaderboard_link_for_a_suite_without_groups_files(local):
     assert not [p for p in at.get("page_link") if p.label.startswith("HELM's Leaderboard: this suite")]
     bad = open_runs({"cohort": "all", "runs_model": "<script>", "runs_scenario": "nope"})
     assert bad.selectbox(key="runs_model").value == "all" and bad.selectbox(key="runs_scenario").value == "all"
+
+
+@pytest.mark.parametrize("key, bad", [("runs_metric", "no_such_stat"), ("runs_metric", "<b>x</b>"),
+                                      ("runs_compare", "no-such-run"), ("runs_compare", JOINT)])
+def test_bad_metric_or_compare_in_the_link_falls_back(suite_0516, key, bad):
+    # JOINT as the run to compare with while JOINT is open: not one of the other runs, so no comparison.
+    at = open_runs({"cohort": "all", "run": JOINT, key: bad})
+    assert at.selectbox(key=key).value == "(none)"
+    assert "Shared instances" not in metrics(at) and not at.slider
