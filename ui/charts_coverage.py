@@ -114,7 +114,8 @@ def _tile_layout(fig: go.Figure, shapes: list[dict], x_order: list[str], y_order
     return fig
 
 
-def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_order: list[str]) -> go.Figure:
+def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_order: list[str],
+              other: frozenset[str] | set[str] = frozenset()) -> go.Figure:
     """The 16 × 7 grid as real tiles: equal rectangles in axis units (layout shapes), so neighbours never
     overlap at any window size, with a small gap between them. Over each tile sits an invisible marker that
     carries its hover detail and makes it selectable by click (selection events do not work on heatmaps).
@@ -122,7 +123,8 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
     Measured cells are filled tiles labelled ✓ (paper, schema) or with the number of models that have a value
     (data, shaded by the share of the cohort). Blank cells are empty tiles with a cross; blank cells another view
     counts are drawn in vermillion. The figure depends only on the cells (view and cohort), so a selection
-    survives reruns.
+    survives reruns. Rows in `other` (a loaded suite's scenarios that are not among classic's 16 core scenarios,
+    drawn after the core ones) are labelled "(other)" in italics, below a dashed line when core rows come first.
     """
     fig = go.Figure()
     xi, yi = _tile_index(group_order, scenario_order)
@@ -186,7 +188,16 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
             x=sub["group_label"], y=sub["scenario"], mode="markers", name=label, showlegend=False,
             marker=dict(symbol=BLANK, **hit), customdata=_grid_custom(sub), hovertemplate=GRID_HOVER, **pick,
         ))
-    return _tile_layout(fig, shapes, group_order, scenario_order)
+    _tile_layout(fig, shapes, group_order, scenario_order)
+    if other:
+        fig.update_yaxes(tickmode="array", tickvals=list(scenario_order),
+                         ticktext=[f"<i>{s} (other)</i>" if s in other else s for s in scenario_order])
+        n_core = sum(s not in other for s in scenario_order)
+        if n_core:  # a dashed rule between the core rows and the others
+            y = len(scenario_order) - n_core - 0.5
+            fig.add_shape(type="line", xref="paper", x0=0, x1=1, yref="y", y0=y, y1=y,
+                          line=dict(color=GREY, width=1.5, dash="dash"))
+    return fig
 
 
 # ----------------------------------------------------------------------------- coverage
@@ -423,7 +434,9 @@ def grid_spec(release, view: str, models: tuple[str, ...]) -> dict:
     from helm_core.data import CORE_GROUPS, GROUP_LABELS
 
     cells = G.grid_cells(release, view, models)
-    return core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.grid_scenarios(release))).to_dict()
+    other = frozenset(G.grid_row_kinds(release)[1])
+    return core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.grid_scenarios(release)),
+                     other=other).to_dict()
 
 
 def model_coverage_spec(release, models: tuple[str, ...]) -> dict:
