@@ -14,9 +14,9 @@ from ..data import DataError
 from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, Source, _parse_json
 from .fields import _expect, _num, _opt_str, clean_name
 from .stats import STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
-from .schema import (GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema,
+from .schema import (KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema,
                      _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference,
-                     core_scenarios)
+                     core_scenarios, group_stats)
 from .instances import _instances_from, _pert_name, _trial, instance_confidences
 
 RUN_COLUMNS = ["run", "run_name", "folder", "suite", "model", "model_id", "scenario", "run_group", "method",
@@ -57,6 +57,8 @@ def relevant_stats(schema: _Schema) -> set[str]:
     """Stat names the results or the runs table can use: the metric catalogue, the main-metric guesses,
     num_instances, and every scenario's main metric (bundled core scenarios and the suite's schema.json)."""
     names = set(METRICS) | set(MAIN_METRIC_GUESSES) | {"num_instances"}
+    for g in KNOWN_GROUPS:  # the suite's own metric groups (HELM 0.5: max_prob, inference_runtime, ...)
+        names |= set(group_stats(schema, g))
     names |= set(_reference().taxonomy.scenarios["main_metric"].astype(str))
     for g in schema.run_groups.values():
         env = g.get("environment") if isinstance(g.get("environment"), dict) else {}
@@ -163,7 +165,7 @@ def _group_metrics(spec: _ScenarioSpec, group: str, schema: _Schema) -> list[tup
         if group == "accuracy":
             return [(spec.main_metric, "", disp, lower if lower is not None else False)]
         return [(spec.main_metric, group, f"{disp} ({PERTURBATION_GROUPS[group]})", lower if lower is not None else False)]
-    return [(s, "", METRICS[s][0], METRICS[s][1]) for s in GROUP_STATS.get(group, ())]
+    return [(s, "", _metric_display(s, schema), _metric_lower(s, schema)) for s in group_stats(schema, group)]
 
 
 def _results_from_runs(runs: list[_Run], run_groups: dict[str, str], specs: dict[str, _ScenarioSpec],
