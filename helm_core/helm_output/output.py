@@ -314,12 +314,15 @@ def core_gaps(release: Release) -> pd.DataFrame:
 def summary(output: HelmOutput) -> dict:
     """What was loaded, for the data page: counts, scenarios (core / extra), metric groups with values,
     what is missing compared with the core grid, and the loader's notes."""
+    from .. import grid, taxonomy  # the grid the Grid page draws, on the release's own scenarios
+
     rel = output.release
     res = rel.results
     scen = rel.taxonomy.scenarios
     core = core_scenarios()
     gaps = core_gaps(rel)
     with_values = sorted(set(res.loc[res["value"].notna(), "metric_group"]))
+    drawn = grid.measured(rel, "data")
     return {
         "release": rel.name,
         "loaded_from": rel.meta.get("loaded_from", ""),
@@ -329,6 +332,11 @@ def summary(output: HelmOutput) -> dict:
         "extra_scenarios": [s for s in scen["scenario"] if s not in core],
         "missing_core_scenarios": [s for s in core if s not in set(scen["scenario"])],
         "metric_groups": [g for g in KNOWN_GROUPS if g in with_values],
+        # the seven classic groups with a value (what the home page counts), and the Grid page's own cells
+        "metric_groups_measured": taxonomy.groups_with_values(rel),
+        "grid_scenarios": list(grid.grid_scenarios(rel)),
+        "grid_cells": int(drawn.size),
+        "grid_cells_measured": int(drawn.to_numpy().sum()),
         "missing_core_groups": [g for g in CORE_GROUPS if g not in with_values],
         "runs": int(len(output.runs)),
         "runs_with_instances": int(output.runs["has_instances"].sum()) if len(output.runs) else 0,
