@@ -208,7 +208,7 @@ def _cell_detail(view: str, cells, event) -> None:
             tie = f" (tied with {b.n_tied - 1} more)" if b.n_tied > 1 else ""
             direction = "lower is better" if b.lower_is_better else "higher is better"
             best_lines.append(f"- {components.text(b.metric)} ({direction}): **{components.text(b.model)}** "
-                              f"{b.value:.3f}{tie}")
+                              f"{grid.format_value(group, b.value)}{tie}")
         st.markdown("Best in the cohort:\n" + "\n".join(best_lines))
         st.caption("Values HELM flags as strongly contaminated (☠, a model trained on that dataset) are left out "
                    "of the best, as in HELM's win rates; they stay in the table, marked.")
@@ -216,7 +216,8 @@ def _cell_detail(view: str, cells, event) -> None:
         st.info(f"No model of the cohort has a value for {scenario} × {GROUP_LABELS[group]}.")
     else:
         st.dataframe(d.values, hide_index=True, width="stretch",
-                     column_config={m: st.column_config.NumberColumn(m, format="%.3f") for m in d.metrics})
+                     column_config={m: st.column_config.NumberColumn(m, format="%.3g" if group == "efficiency"
+                                                                      else "%.3f") for m in d.metrics})
         components.download(d.values, f"cell_{scenario}_{group}".replace("/", "-").replace(" ", "_"),
                             key="grid_cell_csv")
         if d.metrics:

@@ -17,7 +17,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from . import taxonomy
+from . import fmt, taxonomy
 from .data import CORE_GROUPS, GROUP_LABELS, STRONG_CONTAMINATION_MARK, Release
 
 VIEWS: tuple[str, ...] = ("paper", "schema", "data")
@@ -424,8 +424,10 @@ def _best_of(r: pd.DataFrame) -> pd.DataFrame:
     return out[BEST_COLUMNS].reset_index(drop=True)
 
 
-def _fmt(v: float) -> str:
-    return f"{v:.3f}"
+def format_value(group: str, v: float) -> str:
+    """A cell value as the grid shows it: efficiency in seconds at a readable scale (a 1.5e-5 s runtime is
+    "15 µs", not "0.000"), every other group with three decimals."""
+    return fmt.seconds(v) if group == "efficiency" else fmt.value(v)
 
 
 def grid_cells(release: Release, view: str, models: Iterable[str] | None = None) -> pd.DataFrame:
@@ -444,7 +446,7 @@ def grid_cells(release: Release, view: str, models: Iterable[str] | None = None)
     for row in best.itertuples(index=False):
         tie = f" (+{row.n_tied - 1} tied)" if row.n_tied > 1 else ""
         best_by_cell.setdefault((row.scenario, row.metric_group), []).append(
-            f"{row.metric}: {row.model} {_fmt(row.value)}{tie}")
+            f"{row.metric}: {row.model} {format_value(row.metric_group, row.value)}{tie}")
     scen_main = {}
     if "main_metric_display" in release.taxonomy.scenarios.columns:
         scen_main = dict(zip(release.taxonomy.scenarios["scenario"], release.taxonomy.scenarios["main_metric_display"]))

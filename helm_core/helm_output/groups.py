@@ -192,7 +192,10 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
     # Models with no row in any table cannot happen (rows come from tables), but keep order stable.
     scen_rows, design_rows = [], []
     order = {n: i for i, n in enumerate(core_scenarios())}
-    names = sorted(scen_groups, key=lambda s: (s not in core, order.get(s, 0), s.lower()))
+    # Core scenarios in classic's order; the suite's others in the order HELM's own tables list them (its
+    # core_scenarios table first).
+    seen = {s: i for i, s in enumerate(scen_groups)}
+    names = sorted(scen_groups, key=lambda s: (s not in core, order.get(s, 0), seen[s]))
     design = _reference().taxonomy.design_grid
     by_display = {clean_name(v.get("short_display_name") or v.get("display_name") or k): k
                   for k, v in schema.run_groups.items()}

@@ -176,6 +176,13 @@ def test_grid_draws_the_suites_own_scenarios():
     assert "No perturbation was run" in text  # why robustness and fairness are blank (Why blank, schema view)
     for scenario in s["scenarios"]:
         assert scenario in text
+    assert "0.000" not in text  # runtimes of ~1e-5 s are written at their scale
+
+
+def test_grid_cell_detail_writes_runtimes_at_their_scale():
+    at = open_story_page("app_pages/grid.py", query={"cell": "SST|efficiency"})
+    text = _text(at)
+    assert "SST × Efficiency" in text and "µs" in text and "0.000" not in text
 
 
 def test_grid_chart_rows_are_the_scenarios_and_counts_come_from_what_is_drawn():
@@ -184,7 +191,7 @@ def test_grid_chart_rows_are_the_scenarios_and_counts_come_from_what_is_drawn():
     s = suite()
     at = open_story_page("app_pages/grid.py", query={"view": "data"})
     cells = open_chart_data(at).dataframe[0].value
-    assert sorted(dict.fromkeys(cells["scenario"])) == sorted(s["scenarios"])
+    assert list(dict.fromkeys(cells["scenario"])) == s["scenarios"]  # in the order of HELM's own table
     assert len(cells) == s["grid_cells"] and int(cells["measured"].sum()) == s["grid_measured"]
     measured = set(cells.loc[cells["measured"], "metric_group"])
     assert measured == set(s["groups"])

@@ -255,7 +255,7 @@ def suites():
 
 
 @pytest.mark.parametrize("name, rows, other, measured", [
-    ("own", ["bAbI", "LegalSupport", "LSAT", "SST"], ["bAbI", "LegalSupport", "LSAT", "SST"], 10),
+    ("own", ["bAbI", "SST", "LegalSupport", "LSAT"], ["bAbI", "SST", "LegalSupport", "LSAT"], 10),  # HELM's order
     ("mixed", ["MMLU", "BoolQ", "NarrativeQA", "GSM8K"], ["GSM8K"], 10),  # 3 x (accuracy, calibration, robustness) + 1
 ])
 def test_a_loaded_suite_grid_is_its_own_scenarios(suites, name, rows, other, measured):
@@ -295,3 +295,11 @@ def test_classic_keeps_its_grid_and_paper_view(release):
     assert G.grid_scenarios(release) == G.CORE_SCENARIOS and G.views_for(release) == G.VIEWS
     assert G.grid_row_kinds(release) == (list(G.CORE_SCENARIOS), [])
     assert G.view_label(release, "schema") == "HELM schema"
+
+
+@pytest.mark.parametrize("group, value, text", [
+    ("efficiency", 1.46e-5, "14.6 µs"), ("efficiency", 0.0477, "47.7 ms"), ("efficiency", 2.5, "2.5 s"),
+    ("accuracy", 0.6, "0.600"), ("calibration", 0.41422, "0.414"), ("accuracy", float("nan"), "no value"),
+])
+def test_format_value_at_every_scale(group, value, text):
+    assert G.format_value(group, value) == text
