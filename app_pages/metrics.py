@@ -105,7 +105,10 @@ def _groups() -> None:
     for i, r in enumerate(ov.itertuples()):
         with cols[i % 2].container(border=True):
             st.markdown(f"**{r.group_label}** :gray-badge[{r.direction}]")
-            st.markdown(f"*What it measures.* {components.text(r.definition)}")
+            st.markdown(f"*What it measures{' in HELM classic' if not rel.is_classic else ''}.* "
+                        f"{components.text(r.definition)}")
+            if r.own_definition:  # the suite's own schema.json says what its columns measure
+                st.markdown(f"*In {components.text(rel.name)}.* {components.text(r.own_definition)}")
             st.markdown(f"*How HELM {'classic ' if not rel.is_classic else ''}computes it.* "
                         f"{components.text(r.how_computed)}")
             st.caption(f":{CONF_COLOR.get(r.confidence, 'gray')}-badge[{r.confidence}] Source: "

@@ -201,12 +201,28 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
             "when a run is opened: instance counts come from stats.json (num_instances), and no per-instance "
             "confidences were computed at load."]
     meta["lazy_instances"] = not eager
+    meta["metric_descriptions"] = _metric_descriptions(schema, set(release.results["metric"]))
     meta["counts"] = {**meta.get("counts", {}), "runs": int(len(run_df)),
                       "instances": int(run_df["n_instances"].sum()) if len(run_df) else 0}
     meta["instance_confidences"] = confidences
     release = Release(results=release.results, models=release.models, taxonomy=release.taxonomy, meta=meta,
                       published_win_rates=release.published_win_rates, paper_models=release.paper_models)
     return HelmOutput(release=release, runs=run_df, run_stats=stat_df, digest=tree.digest, source=tree, files=files)
+
+
+def _metric_descriptions(schema, shown: set[str]) -> dict[str, str]:
+    """Column name -> what the suite's schema.json says the metric measures, for the columns the results hold
+    (e.g. "Max prob" -> "Model's average confidence in its prediction ..."), so pages describe the suite's own
+    metrics rather than classic's."""
+    from .schema import _metric_display
+
+    out: dict[str, str] = {}
+    for name, m in schema.metrics.items():
+        desc = m.get("description") if isinstance(m, dict) else None
+        disp = _metric_display(name, schema)
+        if isinstance(desc, str) and desc.strip() and disp in shown:
+            out.setdefault(disp, clean_name(desc, 300))
+    return out
 
 
 def _complete(rows: list[dict], model_names: list[str]) -> list[dict]:

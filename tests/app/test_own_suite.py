@@ -227,3 +227,11 @@ def test_metrics_profiles_the_groups_the_suite_has():
     for metric in ("Macro-F1", "Max prob", "Observed inference time (s)"):
         assert re.search(rf"Its column\(s\) in {re.escape(NAME)}: [^.]*{re.escape(metric)}", text), metric
     assert "in HELM's schema" not in text
+    # what the suite's own columns measure, in the words of its schema.json (not classic's ECE or denoised time)
+    for metric in ("max_prob", "inference_runtime", "classification_macro_f1"):
+        desc = next(m["description"] for m in json.loads((SUITE / "schema.json").read_text())["metrics"]
+                    if m["name"] == metric)
+        assert f"{s['schema_metrics'][metric]}: {desc.rstrip('.')}." in text, metric
+    assert "*What it measures.*" not in text and "What it measures in HELM classic." in text
+    calibration = text.split("**Calibration**", 1)[1][:40]
+    assert "lower is better" not in calibration  # Max prob has no direction in the suite's schema
