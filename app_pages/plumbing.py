@@ -32,7 +32,7 @@ def headline() -> None:
                 help="The seven classic metric groups with at least one value for these models: "
                      + taxonomy.groups_phrase(taxonomy.groups_with_values(rel, models)) + ".")
     c[4].metric("Accuracy measured", fmt.ratio(counts["accuracy_measured"], counts["accuracy_cells"]),
-                help=summary.coverage_help(counts))
+                help=components.text(summary.coverage_help(counts, taxonomy.schema_name(rel))))
     books = summary.bookkeeping_metrics(rel)
     st.caption(components.text(
         f"Computed from {rel.name}: {fmt.count(counts['metric_values'], 'metric value')} and "

@@ -131,14 +131,15 @@ def exam_matrix(release: Release, models: Iterable[str] | None = None) -> pd.Dat
     return long
 
 
-def coverage_help(counts: dict[str, int]) -> str:
+def coverage_help(counts: dict[str, int], schema: str = "HELM's schema") -> str:
     """What the 'Accuracy measured' headline counts, and how the other core cells split (from headline_counts):
-    comparable with the paper's 96.0% (accuracy on the core scenarios) and 87.5% (cells HELM's design lists)."""
+    comparable with the paper's 96.0% (accuracy on the core scenarios) and 87.5% (cells HELM's design lists).
+    `schema` names what assigns groups to scenarios (taxonomy.schema_name: HELM's schema on classic)."""
     c = counts
     return (
         f"{fmt.count(c['accuracy_measured'])} of {fmt.count(c['accuracy_cells'], 'model × scenario cell')} have the "
         f"scenario's main accuracy metric ({fmt.count(c['models'], 'model')} × {fmt.count(c['scenarios'], 'scenario')}). "
-        f"Across all {c['metric_groups']} metric groups, HELM's schema lists "
+        f"Across all {c['metric_groups']} metric groups, {schema} {'list' if schema.endswith('tables') else 'lists'} "
         f"{fmt.count(c['core_cells_listed'], 'model × scenario × group cell')}: "
         f"{fmt.count(c['core_cells_listed_measured'])} have a value "
         f"({fmt.ratio(c['core_cells_listed_measured'], c['core_cells_listed'])}) and "

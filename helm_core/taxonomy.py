@@ -100,3 +100,15 @@ def scenarios_phrase(release: Release) -> str:
         return f"{fmt.count(n, 'scenario')}, all among classic's {N_CLASSIC_CORE} core scenarios"
     return (f"{fmt.count(n, 'scenario')}: {n_core} of classic's {N_CLASSIC_CORE} core scenarios and "
             f"{fmt.count(n_other, 'other')}")
+
+
+def schema_name(release: Release) -> str:
+    """What assigns metric groups to the release's scenarios, in words: HELM's schema (classic), the release's
+    published tables (Lite, Capabilities), a loaded suite's own tables (groups/*.json) or its own schema (runs)."""
+    if release.is_classic:
+        return "HELM's schema"
+    if release.is_later:
+        return f"{release.name}'s published tables"
+    if release.meta.get("loaded_from") == "groups":
+        return f"{release.name}'s own tables"
+    return f"{release.name}'s own schema"

@@ -76,3 +76,11 @@ def test_groups_with_values_follow_the_models(releases):
 ])
 def test_groups_phrase(groups, phrase):
     assert T.groups_phrase(groups) == phrase
+
+
+@pytest.mark.parametrize("name, text", [
+    ("classic", "HELM's schema"), ("lite", "HELM Lite v1.13.0's published tables"),
+    ("suite", "Your HELM output (helm_output_0516)'s own tables"),
+])
+def test_schema_name(releases, name, text):
+    assert T.schema_name(releases[name]) == text
