@@ -187,6 +187,7 @@ else:
         table = shown.pivot(index="scenario", columns="metric_group", values="status").reindex(
             index=info["core_scenarios"], columns=list(CORE_GROUPS))
         table = table.rename(columns=lambda g: GROUP_LABELS.get(g, g)).fillna("not in schema")
+        st.caption("Your suite's core scenarios against HELM classic's schema (measured, blank, or not in schema):")
         st.dataframe(table, width="stretch")
     for note in info["notes"]:
         st.caption(components.text(note))
@@ -204,14 +205,15 @@ else:
         st.page_link("app_pages/runs.py", label="Read the prompts and completions of these runs", icon=":material/article:")
 
     b = st.columns(2)
-    if b[0].button("Back to the bundled HELM classic v0.4.0", icon=":material/undo:", key="data_back"):
+    bundled_name = cache.RELEASES[cache.release_choice()]  # the sidebar's Release: classic unless chosen
+    if b[0].button(f"Back to the bundled {bundled_name}", icon=":material/undo:", key="data_back"):
         cache.use_dataset(cache.BUNDLED_KEY)
-        st.session_state[FLASH] = "Every page shows the bundled HELM classic v0.4.0 again."
+        st.session_state[FLASH] = f"Every page shows the bundled {bundled_name} again."
         st.rerun()
     if b[1].button("Forget this dataset", icon=":material/delete:", key="data_forget",
                    help="Remove it from this session (it was never stored anywhere else)."):
         cache.forget_dataset(active_key)
-        st.session_state[FLASH] = "Removed from this session; every page shows the bundled HELM classic v0.4.0."
+        st.session_state[FLASH] = f"Removed from this session; every page shows the bundled {bundled_name}."
         st.rerun()
 
 components.onward("data")

@@ -235,3 +235,9 @@ def test_metrics_profiles_the_groups_the_suite_has():
     assert "*What it measures.*" not in text and "What it measures in HELM classic." in text
     calibration = text.split("**Calibration**", 1)[1][:40]
     assert "lower is better" not in calibration  # Max prob has no direction in the suite's schema
+
+
+@pytest.mark.parametrize("release, name", [(None, "HELM classic v0.4.0"), ("lite", "HELM Lite v1.13.0")])
+def test_data_page_back_button_names_the_bundled_release_it_returns_to(release, name):
+    at = open_story_page("app_pages/data.py", query={"release": release} if release else None)
+    assert at.button(key="data_back").label == f"Back to the bundled {name}"
