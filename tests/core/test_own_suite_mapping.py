@@ -104,3 +104,29 @@ def test_classic_catalogue_without_a_schema():
     empty = _Schema({}, {}, {})
     assert group_stats(empty, "calibration") == ("ece_10_bin",)
     assert schema_column_groups(empty) == ({}, {})
+
+
+def _runs_only(tmp_path, suite: Path, drop_schema_groups: bool) -> Path:
+    import json
+
+    d = tmp_path / suite.name
+    shutil.copytree(suite, d, ignore=shutil.ignore_patterns("groups"))
+    if drop_schema_groups and (d / "schema.json").exists():  # no metric groups per run group: every group is tried
+        schema = json.loads((d / "schema.json").read_text())
+        for g in schema.get("run_groups", []):
+            g.pop("metric_groups", None)
+        (d / "schema.json").write_text(json.dumps(schema))
+    return d
+
+
+@pytest.mark.parametrize("suite, perturbed, kept", [
+    (SUITE, False, set()),  # perturbation_specs is empty: the worst-case stats are copies of EM
+    (Path(__file__).resolve().parents[1] / "fixtures" / "helm_output" / "runs" / "demo", True, {"robustness"}),
+])
+def test_robustness_only_where_perturbations_were_run(tmp_path, suite, perturbed, kept):
+    rel = ho.read_helm_output(_runs_only(tmp_path, suite, drop_schema_groups=True)).release
+    r = rel.results
+    have = set(r.loc[r["value"].notna() & r["metric_group"].isin(["robustness", "fairness"]), "metric_group"])
+    assert kept <= have if perturbed else have == set()
+    noted = any("no perturbation was run" in n for n in rel.meta["notes"])
+    assert noted is (not perturbed)
