@@ -5,14 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import ranking
+from helm_core import fmt, ranking
 from helm_core.data import GROUP_LABELS
 from ui import cache, charts, charts_rankings, components, presenter, recipe_controls, state
 
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
 recipe_stability = cache.on_release(ranking.recipe_stability)
 paper_podium_check = cache.on_release(ranking.paper_podium_check)
-dominance_summary = cache.on_release(ranking.dominance_summary)
+dominance_check = cache.on_release(ranking.dominance_check)
 rival_sets = cache.on_release(ranking.rival_sets)
 model_set_effect = cache.on_release(ranking.model_set_effect)
 weights_spec = cache.on_release(charts_rankings.weights_spec)
@@ -211,12 +211,26 @@ def stability() -> None:
                                               for m, r in leaders.iterrows())),
         data=stab.reset_index().round(4), data_name="podium_stability",
     )
-    best = stab.iloc[0]
-    sure = "robust" if best["p_first"] >= 0.9 else ("fragile" if best["p_first"] < 0.5 else "fairly stable")
-    st.markdown(
-        f"First place looks **{sure}**: {components.text(stab.index[0])} is first in {best['p_first']:.1%} of "
-        f"the samples. {int((stab['p_top3'] > 0.05).sum()):,} models reach the top three in more than 5% of them."
-    )
+    st.markdown(stability_sentence(ranking.stability_verdict(stab), stab))
+
+
+def stability_sentence(v: ranking.StabilityVerdict, stab: pd.DataFrame) -> str:
+    """The verdict on first place (helm_core.ranking.stability_word), with the numbers it rests on."""
+    leader = components.text(v.leader)
+    if v.word == "unchallenged":
+        return f"Only {leader} can be ranked under this recipe, so it is first in every sample: there is no contest."
+    runner = components.text(v.runner_up)
+    numbers = (f"{leader} is first in {fmt.share(v.p_first)} of the samples, {runner} in {fmt.share(v.p_runner_up)}; "
+               f"by chance alone, each of the {fmt.count(v.n_models, 'model')} ranked would be first in "
+               f"{fmt.share(v.chance)}.")
+    head = ("First place is **a toss-up**: " if v.word == "a toss-up" else f"First place looks **{v.word}**: ")
+    if v.n_models <= 3:
+        tail = (f" With {fmt.count(v.n_models, 'model')} ranked, every one of them is in the top three in every "
+                "sample, so only first place tells anything.")
+    else:
+        k = int((stab["p_top3"] > 0.05).sum())
+        tail = f" {fmt.count(k, 'model')} {fmt.plural(k, 'reaches', 'reach')} the top three in more than 5% of them."
+    return head + numbers + tail
 
 
 def _robustness() -> None:
@@ -261,15 +275,34 @@ def _paper() -> None:
              "recomputed after the paper.")
         )
 
-    dom = dominance_summary(models)
-    if len(dom) >= 2:
-        st.markdown(
-            ("**Pareto dominance is rare, as HELM says:**" if len(RANKED) == 7 else
-             f"**Pareto dominance in {rel_name}:**") + f" of the {len(dom):,} models in this cohort with a win rate in "
-            f"all {'seven' if len(RANKED) == 7 else len(RANKED)} groups {'' if len(RANKED) == 7 else 'it ranks on '}"
-            f"(" + ", ".join(GROUP_LABELS[g].lower() for g in RANKED) + f"), **{int(dom.sum()):,}** are not dominated by any other (no model is at least as good "
-            "in every group and better in one). Without a recipe, most of them could claim a podium."
-        )
+    st.markdown(dominance_sentence(dominance_check(models)))
+
+
+def dominance_sentence(d: ranking.DominanceCheck) -> str:
+    """Pareto dominance over the groups this cohort has win rates in, saying how many groups each model has."""
+    names = fmt.names([GROUP_LABELS[g].lower() for g in d.measured])
+    counts = d.group_counts
+    n_full = len(d.nondominated)
+    every = len(d.measured) == len(d.groups)
+    if not len(counts) or not d.measured:
+        return f"No model of this cohort has a group win rate in {rel_name}, so there is no dominance to check."
+    lo, hi = int(counts.min()), int(counts.max())
+    held = (f"each of the {fmt.count(len(counts), 'model')} has a win rate in {fmt.count(lo)}" if lo == hi else
+            f"the {fmt.count(len(counts), 'model')} have win rates in {fmt.count(lo)} to {fmt.count(hi)}")
+    held += f" of the {fmt.count(len(d.groups), 'group')} a recipe weighs"
+    if every and len(d.groups) == 7:
+        intro = (f"**Pareto dominance is rare, as HELM says:** of the {fmt.count(n_full, 'model')} in this cohort "
+                 f"with a win rate in all seven groups ({names}),")
+    else:
+        intro = (f"**Pareto dominance in {rel_name}:** {held}; dominance is checked over the "
+                 f"{fmt.count(len(d.measured), 'group')} with a win rate here ({names}). Of the "
+                 f"{fmt.count(n_full, 'model')} with a win rate in {'all of them' if len(d.measured) > 1 else 'it'},")
+    if n_full < 2:
+        return intro + " fewer than two remain, so no model can dominate another."
+    k = int(d.nondominated.sum())
+    return (intro + f" **{fmt.count(k)}** {fmt.plural(k, 'is')} not dominated by any other (no model is at least as "
+            "good in every group and better in one)."
+            + (" Without a recipe, most of them could claim a podium." if k > n_full / 2 else ""))
 
 
 @st.fragment
