@@ -18,6 +18,15 @@ correlation_summary = cache.on_release(calibration.correlation_summary)
 claim_verdicts = cache.on_release(calibration.claim_verdicts)
 models_without_ece = cache.on_release(calibration.models_without_ece)
 method_scenarios = cache.on_release(calibration.method_scenarios)
+published_calibration = cache.on_release(calibration.published_calibration)
+published_ece = cache.on_release(calibration.published_ece)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def method_comparison(key: str, _output):
+    """calibration.method_comparison of the dataset `key` (its HelmOutput is not hashed: the key names it)."""
+    return calibration.method_comparison(_output.runs, _output.run_stats, _output.release.taxonomy.scenarios)
+
 simulated_reliability = st.cache_data(max_entries=256, show_spinner=False)(calibration.simulated_reliability)
 
 BUNDLED = "bundled HELM run"
@@ -79,6 +88,15 @@ rel = cache.active_release()
 models = cache.active_models()
 components.release_gap(["calibration"], "calibration")  # Lite, Capabilities: no ECE cells; link to classic
 scenarios = calibration_scenarios()
+published = published_calibration()
+
+
+def _no_published_ece() -> str:
+    """HELM published no ECE for this release: say so, naming what its calibration column holds instead."""
+    cols = published["metrics"]
+    return (f"HELM published no ECE for {components.text(rel.name)}"
+            + (f": its calibration column is {components.text(fmt.names(cols))}." if cols else
+               ": its tables hold no calibration column."))
 
 
 @st.fragment
@@ -124,8 +142,20 @@ def reliability_panel(source: str, groups) -> None:
         summary = release_reliability(str(row["model"]), str(row["scenario"]), str(row["run"]),
                                       calibration.N_BINS, strategy)
         title = f"{label} · {summary['n']:,} answers"
+        helm_ece = published_ece(str(row["model"]), str(row["scenario"]))
+        st.caption(
+            f"ECE computed by this app from the run's per-instance confidences ({fmt.count(summary['n'], 'answer')}), "
+            "binned as HELM's ece_10_bin. "
+            + (f"HELM's own table gives this cell an ECE of {fmt.value(helm_ece)}." if not math.isnan(helm_ece) else
+               _no_published_ece())
+        )
     m = st.columns(5)
-    m[0].metric("ECE", f"{summary['ece']:.3f}", help="Expected calibration error, 10 bins; 0 is perfect.")
+    if source == "data":
+        m[0].metric("ECE (computed here)", fmt.value(summary["ece"]),
+                    help="Computed by this app from the run's per-instance confidences (the probability of the "
+                         "chosen answer) with HELM's 10-bin rule; 0 is perfect. Not a number HELM published.")
+    else:
+        m[0].metric("ECE", fmt.value(summary["ece"]), help="Expected calibration error, 10 bins; 0 is perfect.")
     m[1].metric("Share correct", f"{summary['accuracy']:.1%}")
     m[2].metric("Mean confidence", f"{summary['mean_confidence']:.1%}", help="The mean stated confidence.")
     m[3].metric("Answers", f"{summary['n']:,}")
@@ -170,6 +200,8 @@ def _diagram() -> None:
         "by how many answers each bin holds. Points below the diagonal mean the model says more than it knows."
     )
     components.claim("ece_definition", compact=True)
+    if not published["has_ece"] and not rel.is_later:  # Lite, Capabilities: release_gap above says so
+        st.caption(_no_published_ece())
 
     groups = instance_groups()
     options = ("simulation", BUNDLED) if groups.empty else ("data", "simulation", BUNDLED)
@@ -253,6 +285,16 @@ def _data() -> None:
                 st.markdown(f":{colour}-badge[This release {v['verdict']}] {components.text(v['detail'])}")
 
 
+def _own_comparison():
+    """The loaded suite's own joint / separate / separate-calibrated runs of one model on one scenario, for the
+    models of the cohort (empty for a bundled release)."""
+    output = cache.active_output()
+    if output is None:
+        return calibration.method_comparison(None, None, None)
+    comp = method_comparison(cache.active_release_key(), output)
+    return comp[comp["model"].isin(set(models))].reset_index(drop=True)
+
+
 def _interfaces() -> None:
     st.subheader("3 · Switch interfaces")
     st.markdown(
@@ -274,8 +316,16 @@ def _interfaces() -> None:
         st.markdown(how)
     with right:
         uses = method_scenarios(method, models)
+        own = _own_comparison()
+        if not own.empty:
+            st.markdown(f"**{components.text(rel.name)} ran the same model and scenario under several interfaces**, "
+                        "so it has its own comparison (main metric on the main split, from each run's stats.json):"
+                        "\n\n" + "\n".join(f"- {components.text(t)}" for t in calibration.method_sentences(own)))
+            components.table(own.drop(columns=["run"]), formats={"value": "{:.3f}", "ece": "{:.3f}"})
         if uses.empty:
-            st.info(f"None of the core scenarios that use {method} by default is in {rel.name}.")
+            if own.empty:
+                st.info(f"None of the core scenarios that use {method} by default is in {rel.name}, and it runs no "
+                        "model on one scenario under two interfaces.")
         else:
             st.markdown(f"**Core scenarios that use *{method}* by default in HELM**, with the models of the current "
                         f"cohort measured there ({rel.name}):\n\n"

@@ -233,7 +233,10 @@ def test_release_with_per_instance_confidences_draws_real_data():
     assert at.button_group(key="cal_source").value == "data"
     m = _metrics(at)
     assert m["Answers"] == "120"
-    assert m["ECE"] == f"{cal.ece(inst['prob'], inst['correct']):.3f}"
+    # the app's ECE from the confidences, labelled as the app's, beside HELM's own value for the cell
+    assert m["ECE (computed here)"] == f"{cal.ece(inst['prob'], inst['correct']):.3f}"
+    assert f"HELM's own table gives this cell an ECE of {cal.published_ece(rel, 'text-davinci-002', 'BoolQ'):.3f}" \
+        in texts(at)
     assert "Simulation · not HELM data" not in texts(at)
     assert any("300" in str(w.value) for w in at.warning)
     at.button_group(key="cal_source").set_value("simulation").run()
