@@ -42,7 +42,7 @@ def evidence_dense() -> None:
     c = headline_counts(models)
     cols = st.columns(4)
     cols[0].metric("Models, same exam", fmt.count(c["models"]))
-    cols[1].metric("Core scenarios", fmt.count(c["scenarios"]))
+    cols[1].metric("Core scenarios" if rel.is_classic else "Scenarios", fmt.count(c["scenarios"]))
     cols[2].metric("Accuracy measured", fmt.ratio(c["accuracy_measured"], c["accuracy_cells"]),
                    help=summary.coverage_help(c))
     cols[3].metric("Schema cells measured", fmt.ratio(c["core_cells_listed_measured"], c["core_cells_listed"]),
@@ -50,7 +50,7 @@ def evidence_dense() -> None:
                         f"{fmt.count(c['core_cells_listed'], 'model × scenario × group cell')} that HELM's schema lists "
                         f"have a value; the {fmt.count(c['core_cells_by_design'], 'cell')} the schema leaves blank by "
                         "design are not counted.")
-    if not cache.cohort_applies(rel):
+    if not rel.is_classic:
         tail = "the paper's 96.0% is about HELM classic's models and scenarios, so compare on the classic release."
     elif cache.active_cohort() == "paper":
         tail = "the models the paper's 96.0% is about; choose 'all' in the sidebar to add the models HELM ran later."
@@ -93,13 +93,26 @@ def evidence_model_set() -> None:
     alt = "; ".join(f"against {r.rivals}: {r.win_rate:.2f}, rank {r.rank} of {r.ranked}" for r in df.itertuples())
     components.chart(charts_critique.rival_set_bars(df, model), key="limits_model_set",
                      alt=f"Accuracy win rate of {model}: {alt}.", data=df, data_name="win_rate_by_rivals")
-    lo, hi = df.loc[df["win_rate"].idxmin()], df.loc[df["win_rate"].idxmax()]
-    st.markdown(
-        f"Same model, same cells: a win rate of **{lo['win_rate']:.2f}** against {components.text(lo['rivals'])} "
-        f"and **{hi['win_rate']:.2f}** against {components.text(hi['rivals'])}."
-    )
+    st.markdown(rival_sentence(df, model))
     st.caption(f"Recomputed from {rel.name} as HELM's summarize.py does (ties count half, cells flagged ☠ left out); "
                "these are recomputed win rates, not HELM's published column.")
+
+
+def rival_sentence(df, model: str) -> str:
+    """What the win rates against the sets of rivals show: the spread when they differ, and plainly when this
+    cohort allows only one set, or every set gives the same number."""
+    lo, hi = df.loc[df["win_rate"].idxmin()], df.loc[df["win_rate"].idxmax()]
+    who = components.text(model)
+    if len(df) == 1:
+        return (f"This cohort allows one set of rivals only: {who} has a win rate of **{fmt.value(lo['win_rate'], 2)}** "
+                f"(#{int(lo['rank'])} of {fmt.count(lo['ranked'])}) against {components.text(lo['rivals'])}. Widen "
+                "the sidebar's cohort to see the same cells score differently against other fields.")
+    if lo["win_rate"] == hi["win_rate"]:
+        return (f"Here {who} has the same win rate, **{fmt.value(lo['win_rate'], 2)}**, against each of the "
+                f"{fmt.count(len(df), 'set')} of rivals: its rank among them does not change with the field.")
+    return (f"Same model, same cells: a win rate of **{fmt.value(lo['win_rate'], 2)}** against "
+            f"{components.text(lo['rivals'])} and **{fmt.value(hi['win_rate'], 2)}** against "
+            f"{components.text(hi['rivals'])}.")
 
 
 def evidence_seed_spread() -> None:
@@ -185,6 +198,9 @@ step = steps[step_no - 1]
 with st.container(border=True):
     st.subheader(f"{step_no}. {step.title}")
     st.markdown(step.text)
+    if not rel.is_classic:
+        st.caption(f"The text above is about HELM classic and its 2022 paper; the evidence below is computed from "
+                   f"{components.text(rel.name)}.")
     EVIDENCE[step.evidence]()
     for cid in step.claims:
         components.claim(cid, compact=step.evidence != "claims")

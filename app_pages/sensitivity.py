@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import releases, sensitivity
+from helm_core import fmt, releases, sensitivity
 from ui import real_runs as bundled
 from ui import cache, charts, charts_reliability, components, presenter, state
 
@@ -23,10 +23,21 @@ KIND_TEXT = {
              "in-context examples in the prompt changes",
     "runs": "the range over several runs (sub-tasks, subjects or splits, each with its seeds), **not over seeds "
             "alone**: it mixes how hard each sub-task is with seed luck",
-    "single": "a single run, since every model ran once with one seed here: there is no spread to show",
-    "unknown": "the range over the runs behind each value; the release does not say how many seeds each run "
-               "had, so it may mix seeds with sub-tasks",
+    "unknown": "the range over the runs behind each value; the release does not say what separates them (seeds, "
+               "sub-tasks or adaptation methods), so it may mix seed luck with other differences",
 }
+
+
+def _reading(scenario: str, metric: str, kind: str, n_single: int) -> str:
+    """How to read the per-model chart: bars with a diamond where a model has several runs, an open circle
+    where it has one; said only for the marks that are drawn."""
+    head = f"For **{components.text(scenario)}** ({components.text(metric)}), "
+    if kind == "single":
+        return (head + f"every model of the cohort has a single run in {components.text(rel.name)}: each circle is "
+                "that run's value, the value HELM reports. With one run there is no spread to show.")
+    return (head + f"each bar is {KIND_TEXT[kind]}. The diamond is the mean, the value HELM reports."
+            + (f" An open circle is a model with a single run ({fmt.count(n_single, 'model')}): no spread."
+               if n_single else ""))
 
 
 def _move(change: float) -> str:
@@ -85,8 +96,7 @@ def _per_model() -> None:
         metric = str(sp["metric"].iloc[0])
         seeded = sp[sp["kind"] == "seeds"]
         single = sp[sp["kind"] == "single"]
-        st.markdown(f"For **{components.text(scenario)}** ({components.text(metric)}), each bar is {KIND_TEXT[kind]}. "
-                    "The diamond is the mean, the value HELM reports.")
+        st.markdown(_reading(scenario, metric, kind, len(single)))
         if kind == "runs":
             st.info(
                 f"On {components.text(scenario)} HELM's cell combines several runs per model (up to "
@@ -131,19 +141,35 @@ def _per_model() -> None:
 
 
 
+def _across_reading(ms) -> str:
+    """How to read the per-scenario chart, naming this release's scenarios of each kind and its main metrics."""
+    def named(kinds) -> str:
+        return components.text(fmt.names(ms.loc[ms["kind"].isin(kinds), "scenario"].tolist(), limit=4))
+
+    parts = ["The median, across the cohort's models, of each model's range (max − min)."]
+    n_seeds = int((ms["kind"] == "seeds").sum())
+    n_runs = int(ms["kind"].isin(["runs", "unknown"]).sum())
+    n_single = int(ms["kind"].isin(["single", "none"]).sum())
+    if n_seeds:
+        parts.append(f"Bars are ranges over seeds alone ({fmt.count(n_seeds, 'scenario')}).")
+    if n_runs:
+        parts.append(f"Where a cell combines several runs that are not just seeds ({named(['runs', 'unknown'])}), its "
+                     "median is shown as text, off the scale, because it is not a seed spread.")
+    if n_single:
+        parts.append(f"Scenarios with one run per model ({named(['single', 'none'])}) have no spread.")
+    metrics = [m for m in dict.fromkeys(ms["metric"]) if m]
+    if metrics:
+        parts.append(f"Main {fmt.plural(len(metrics), 'metric')}: {components.text(fmt.names(metrics))}.")
+    return " ".join(parts)
+
+
 def _across() -> None:
     if not _ready():
         return
     st.subheader("Which scenarios are most seed-sensitive")
     ms = median_spread(models)
     with_seeds = ms[ms["kind"] == "seeds"].sort_values("median_range", ascending=False)
-    st.markdown(
-        "The median, across the cohort's models, of each model's range (max − min). Bars are ranges over seeds "
-        "alone. Where HELM's cell combines sub-tasks or subjects (MMLU, RAFT, CivilComments), the range is over "
-        "sub-tasks × seeds: its median is shown as text, off the scale, because it is not a seed spread. "
-        "Scenarios with one run per model (HellaSwag and OpenbookQA use 0-shot separate methods) have no spread. "
-        "The main metrics differ (EM, F1, ROUGE-2, RR@10, NDCG@10), all on a 0–1 scale."
-    )
+    st.markdown(_across_reading(ms))
     fig = charts.figure(median_spread_spec(models))
     alt_top = "; ".join(f"{r.scenario} {r.median_range:.3f} (n={r.n_seeded})" for r in with_seeds.head(4).itertuples())
     components.chart(
@@ -172,7 +198,7 @@ def _best_or_worst() -> None:
     if flips.empty:
         st.info(f"No model of the current cohort has a spread over seeds alone on {components.text(scenario)}, "
                 "so there is no best or worst seed to report."
-                + (f" Try {NQ_OPEN}." if scenario != NQ_OPEN and cache.cohort_applies(rel) else ""))
+                + (f" Try {NQ_OPEN}." if scenario != NQ_OPEN and NQ_OPEN in scenarios else ""))
     else:
         fs = sensitivity.flip_summary(flips)
         metric = str(sp["metric"].iloc[0])

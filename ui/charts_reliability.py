@@ -104,6 +104,21 @@ def accuracy_ece_scatter(df: pd.DataFrame, *, scenario: str, metric: str) -> go.
     return base_layout(fig, height=440)
 
 
+def value_range(lo: pd.Series, hi: pd.Series, pad: float = 0.08, min_span: float = 0.1) -> list[float] | None:
+    """An axis range that holds every value with a margin, never narrower than `min_span` (a single point is not
+    stretched over −1…1 by plotly's default), and within [0, 1] when the values are (a share or a score)."""
+    vals = pd.concat([pd.Series(lo, dtype=float), pd.Series(hi, dtype=float)]).dropna()
+    if vals.empty:
+        return None
+    a, b = float(vals.min()), float(vals.max())
+    span = max(b - a, min_span)
+    mid = (a + b) / 2
+    lo_r, hi_r = min(a, mid - span / 2) - pad * span, max(b, mid + span / 2) + pad * span
+    if a >= 0 and b <= 1:
+        lo_r, hi_r = max(lo_r, -0.02), min(hi_r, 1.02)
+    return [lo_r, hi_r]
+
+
 def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario: str) -> go.Figure:
     """Per model a min–max bar with the mean marked; the kind of spread decides the line style."""
     fig = go.Figure()
@@ -145,7 +160,7 @@ def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario
             hovertemplate=f"<b>%{{y}}</b><br>{metric} %{{x:.3f}} (one run, one seed)<extra></extra>",
         ))
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(order)), tickfont=dict(size=11))
-    fig.update_xaxes(title_text=f"{metric} on {scenario}", side="top")
+    fig.update_xaxes(title_text=f"{metric} on {scenario}", side="top", range=value_range(df["min"], df["max"]))
     fig = base_layout(fig, height=max(300, 17 * len(order) + 150))
     return fig.update_layout(margin=dict(t=110), legend=dict(yref="container", y=1.0, yanchor="top"))
 
