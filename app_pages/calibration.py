@@ -235,7 +235,7 @@ def _diagram() -> None:
 def _data() -> None:
     st.subheader("2 · The data: accuracy against calibration, model by model")
     if not scenarios:
-        st.info(f"{rel.name} has no calibration values (ECE), so accuracy cannot be compared with calibration here.",
+        st.info(_no_published_ece() + " So accuracy cannot be compared with HELM's calibration error here.",
                 icon=":material/info:")
     elif components.has_models(models, "accuracy against calibration"):
         st.markdown(
@@ -348,7 +348,7 @@ def _interfaces() -> None:
     if not models:
         st.warning("No model matches the sidebar's cohort and access filter.")
     elif not scenarios:
-        st.info(f"{rel.name} has no calibration values, so there is nothing to compare accuracy with.")
+        st.info(_no_published_ece() + " So there is no ECE to set beside accuracy.")
     else:
         gaps = models_without_ece(None, models)
         if gaps.empty:

@@ -162,9 +162,16 @@ def comparison() -> None:
 def _podium() -> None:
     main_slot = presenter.main_slot()
     st.caption(recipe_controls.kind_caption(base.kind, len(models), rel_name))
-    groups = ("the seven groups" if len(RANKED) == 7 else
-              f"the {len(RANKED)} groups {rel_name} measures ("
-              + " and ".join(GROUP_LABELS[g].lower() for g in RANKED) + ")")
+    held = dominance_check(models).measured  # the groups this cohort has win rates in
+    if len(RANKED) == 7 and len(held) == 7:
+        groups = "the seven groups"
+    elif len(RANKED) == 7:
+        groups = (f"the seven groups ({rel_name} has win rates in {fmt.count(len(held))} of them: "
+                  + (fmt.names([GROUP_LABELS[g].lower() for g in held]) or "none")
+                  + "; a weight on another group finds no value)")
+    else:
+        groups = (f"the {len(RANKED)} groups {rel_name} measures ("
+                  + " and ".join(GROUP_LABELS[g].lower() for g in RANKED) + ")")
     st.markdown(
         "HELM ranks models by **head-to-head win rate**: in each scenario column, the share of the other models a "
         f"model beats, averaged per metric group. A *recipe* weights {groups} into one score. "

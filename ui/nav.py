@@ -74,7 +74,7 @@ def spec_for_file(file: str) -> PageSpec | None:
     return None
 
 
-# Takeaways that are true of HELM classic only, replaced on a later bundled release (Lite, Capabilities).
+# Takeaways that are true of HELM classic only, replaced on any other release (Lite, Capabilities, a user's suite).
 LATER_TAKEAWAYS: dict[str, str] = {
     "metrics": "Classic had seven metric groups; a later release's tables keep fewer, and this page shows which.",
     "grid": "The release's scenarios × the seven classic metric groups: blank columns are what it does not measure.",
@@ -82,6 +82,6 @@ LATER_TAKEAWAYS: dict[str, str] = {
 }
 
 
-def takeaway(spec: PageSpec, later_release: bool) -> str:
-    """The page's takeaway; on a later release, the release-neutral one where classic's would not be true."""
-    return LATER_TAKEAWAYS.get(spec.url_path, spec.takeaway) if later_release else spec.takeaway
+def takeaway(spec: PageSpec, not_classic: bool) -> str:
+    """The page's takeaway; on any release but classic, the release-neutral one where classic's would not be true."""
+    return LATER_TAKEAWAYS.get(spec.url_path, spec.takeaway) if not_classic else spec.takeaway

@@ -216,10 +216,11 @@ def test_release_without_calibration_says_so():
     res = rel.results[rel.results["metric_group"] != "calibration"].reset_index(drop=True)
     at = _with_release(dataclasses.replace(rel, results=res, meta={**rel.meta, "release": "my upload", "kind": "upload"}))
     assert "Simulation · not HELM data" in texts(at)  # the simulation still works
+    assert "HELM published no ECE for my upload: its tables hold no calibration column." in texts(at)
     open_section(at, "Accuracy and calibration")
-    assert "my upload has no calibration values" in texts(at)
+    assert "HELM published no ECE for my upload: its tables hold no calibration column." in texts(at)
     open_section(at, "Switch interfaces")
-    assert "my upload has no calibration values" in texts(at)
+    assert "HELM published no ECE for my upload" in texts(at)
 
 
 def test_release_with_per_instance_confidences_draws_real_data():
