@@ -130,7 +130,7 @@ def reliability_panel(source: str, groups) -> None:
             n = st.slider("Answers simulated", *N_RANGE, value=1000, step=50, key="cal_n", bind="query-params",
                           help="HELM warns that a 10-bin ECE needs about 300 instances to be reliable.")
         summary = simulated_reliability(float(acc), float(conf), int(n), calibration.N_BINS, strategy, 0)
-        title = f"SIMULATION · accuracy {acc:.0%}, confidence shift {conf:+.1f}, {int(n):,} answers"
+        title = f"SIMULATION · accuracy {fmt.share(acc, 0)}, confidence shift {conf:+.1f}, {fmt.count(int(n))} answers"
     elif source == BUNDLED:
         summary, title = bundled.reliability_choice(strategy)
     else:
@@ -141,7 +141,7 @@ def reliability_panel(source: str, groups) -> None:
         row = groups.iloc[labels.index(label)]
         summary = release_reliability(str(row["model"]), str(row["scenario"]), str(row["run"]),
                                       calibration.N_BINS, strategy)
-        title = f"{label} · {summary['n']:,} answers"
+        title = f"{label} · {fmt.count(summary['n'])} answers"
         helm_ece = published_ece(str(row["model"]), str(row["scenario"]))
         st.caption(
             f"ECE computed by this app from the run's per-instance confidences ({fmt.count(summary['n'], 'answer')}), "
@@ -156,15 +156,15 @@ def reliability_panel(source: str, groups) -> None:
                          "chosen answer) with HELM's 10-bin rule; 0 is perfect. Not a number HELM published.")
     else:
         m[0].metric("ECE", fmt.value(summary["ece"]), help="Expected calibration error, 10 bins; 0 is perfect.")
-    m[1].metric("Share correct", f"{summary['accuracy']:.1%}")
-    m[2].metric("Mean confidence", f"{summary['mean_confidence']:.1%}", help="The mean stated confidence.")
-    m[3].metric("Answers", f"{summary['n']:,}")
-    m[4].metric("Top-10% accuracy", f"{summary['selective_accuracy_10']:.1%}",
+    m[1].metric("Share correct", fmt.share(summary['accuracy']))
+    m[2].metric("Mean confidence", fmt.share(summary['mean_confidence']), help="The mean stated confidence.")
+    m[3].metric("Answers", fmt.count(summary['n']))
+    m[4].metric("Top-10% accuracy", fmt.share(summary['selective_accuracy_10']),
                 help="Share correct among the 10% most confident answers (selective accuracy at 10% coverage, "
                      "one of HELM's detailed calibration metrics).")
     if summary["few_samples"]:
         st.warning(
-            f"Only {summary['n']:,} answers: HELM notes that a 10-bin ECE needs about "
+            f"Only {fmt.count(summary['n'])} answers: HELM notes that a 10-bin ECE needs about "
             f"{calibration.MIN_RELIABLE_SAMPLES} or more to be reliable. With few answers per bin, even a "
             "perfectly calibrated model shows a sizeable ECE from chance alone.",
             icon=":material/warning:",
@@ -175,10 +175,10 @@ def reliability_panel(source: str, groups) -> None:
     with presenter.into(chart_slot):
         components.chart(
             fig, key="calibration_reliability", main=True,
-            alt=(("Simulated " if summary.get("simulated", True) else "") + f"reliability diagram: ECE {summary['ece']:.3f} "
-                 f"over {summary['n']:,} answers in {len(shown)} non-empty bins of "
+            alt=(("Simulated " if summary.get("simulated", True) else "") + f"reliability diagram: ECE {fmt.value(summary['ece'])} "
+                 f"over {fmt.count(summary['n'])} answers in {len(shown)} non-empty bins of "
                  f"{calibration.STRATEGY_LABELS[strategy]}; per bin confidence → share correct: "
-                 + "; ".join(f"{c:.2f} → {a:.2f} (n={k})" for c, a, k in
+                 + "; ".join(f"{fmt.value(c, 2)} → {fmt.value(a, 2)} (n={k})" for c, a, k in
                              zip(shown["mean_confidence"], shown["accuracy"], shown["count"]))),
             data=bins, data_name="reliability_bins",
         )
@@ -254,7 +254,7 @@ def _data() -> None:
         else:
             metric = str(df["accuracy_metric"].iloc[0])
             c = st.columns(3)
-            c[0].metric("Models with both values", f"{corr['n']:,}")
+            c[0].metric("Models with both values", fmt.count(corr['n']))
             c[1].metric("Rank correlation, accuracy vs ECE", f"{corr['spearman']:+.2f}",
                         help="Spearman: rank both, then Pearson on the ranks. + means more accurate models have a "
                              "higher ECE (worse calibrated); − means they are better calibrated.")
@@ -265,8 +265,8 @@ def _data() -> None:
             components.chart(
                 fig, key="calibration_scatter",
                 alt=(f"Scatter of {len(df)} models on {scenario}: accuracy ({metric}) against ECE, rank correlation "
-                     f"{corr['spearman']:+.2f}. Most accurate: {best['model']} ({best['accuracy']:.3f}, ECE "
-                     f"{best['ece']:.3f}); best calibrated: {lowest['model']} (ECE {lowest['ece']:.3f})."),
+                     f"{corr['spearman']:+.2f}. Most accurate: {best['model']} ({fmt.value(best['accuracy'])}, ECE "
+                     f"{fmt.value(best['ece'])}); best calibrated: {lowest['model']} (ECE {fmt.value(lowest['ece'])})."),
                 data=df, data_name=f"accuracy_vs_ece_{scenario}",
             )
         missing = models_without_ece(scenario, models)
@@ -329,8 +329,8 @@ def _interfaces() -> None:
         else:
             st.markdown(f"**Core scenarios that use *{method}* by default in HELM**, with the models of the current "
                         f"cohort measured there ({rel.name}):\n\n"
-                        + "\n".join(f"- {components.text(r.scenario)}: {r.models_with_accuracy:,} with accuracy, "
-                                     f"{r.models_with_ece:,} with an ECE" for r in uses.itertuples()))
+                        + "\n".join(f"- {components.text(r.scenario)}: {fmt.count(r.models_with_accuracy)} with accuracy, "
+                                     f"{fmt.count(r.models_with_ece)} with an ECE" for r in uses.itertuples()))
         components.claim("mc_methods", compact=True)
     st.markdown(f"**What the paper found, with *{method}* in view:**")
     for cid in RELATED[method]:
@@ -358,9 +358,9 @@ def _interfaces() -> None:
             never = gaps[gaps["n_with_ece"] == 0]
             some = gaps[gaps["n_with_ece"] > 0]
             c = st.columns(2)
-            c[0].metric("Models with accuracy but never an ECE", f"{len(never):,}",
+            c[0].metric("Models with accuracy but never an ECE", fmt.count(len(never)),
                         help=f"Across the {len(scenarios)} scenarios where {rel.name} reports ECE for some model.")
-            c[1].metric("Models missing ECE on some scenarios only", f"{len(some):,}")
+            c[1].metric("Models missing ECE on some scenarios only", fmt.count(len(some)))
             if not never.empty:
                 st.markdown("**No ECE anywhere:** " + components.text(", ".join(never["model"])) + ".")
             if not some.empty:

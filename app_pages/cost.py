@@ -121,7 +121,7 @@ def chart_section() -> None:
         if len(front):
             st.markdown(
                 f"**On the Pareto front ({len(front)}):** "
-                + ", ".join(f"{components.text(m)} ({c:.3f})" for m, c in zip(front["model"], front["capability"]))
+                + ", ".join(f"{components.text(m)} ({fmt.value(c)})" for m, c in zip(front["model"], front["capability"]))
                 + ". Every other model above the band is beaten on both axes by one of these."
             )
 
@@ -190,7 +190,7 @@ def _paper() -> None:
             st.markdown(f"**The data agrees** for {cohort} ({kind} accuracy win rates): no model above 0.55 has "
                         "fewer than 50B parameters.")
         else:
-            names = ", ".join(f"{components.text(m)} ({fmt.params(p, s)}, {c:.3f})"
+            names = ", ".join(f"{components.text(m)} ({fmt.params(p, s)}, {fmt.value(c)})"
                               for m, p, s, c in ce[["model", "params", "params_speculative", "capability"]]
                               .head(8).itertuples(index=False))
             more = f" and {len(ce) - 8} more" if len(ce) > 8 else ""
@@ -203,8 +203,8 @@ def _paper() -> None:
             st.info("No accuracy win rates in this cohort to compare access levels.")
         else:
             st.markdown(f"Best model per access level (accuracy win rate, rank in {cohort}):  \n" + "  \n".join(
-                f"- **{components.text(r.access)}**: {components.text(r.model)} ({r.capability:.3f}, #{r.rank} of "
-                f"{len(checks.frontier.frame):,}; {fmt.count(r.models, components.text(r.access) + ' model')})"
+                f"- **{components.text(r.access)}**: {components.text(r.model)} ({fmt.value(r.capability)}, #{r.rank} of "
+                f"{fmt.count(len(checks.frontier.frame))}; {fmt.count(r.models, components.text(r.access) + ' model')})"
                 for r in acc.itertuples()))
             top_access = acc.iloc[0]["access"]
             st.markdown(

@@ -73,7 +73,7 @@ def comparison() -> None:
     with wcol:
         components.chart(
             charts.figure(weights_spec(models, choice.items, choice.missing)), key="podium_weights",
-            alt="Current recipe weights: " + ", ".join(f"{GROUP_LABELS[g]} {v:.0%}" for g, v in rr.weights.items()
+            alt="Current recipe weights: " + ", ".join(f"{GROUP_LABELS[g]} {fmt.share(v, 0)}" for g, v in rr.weights.items()
                                                          if g in GROUP_LABELS),
             data=pd.DataFrame({"metric_group": rr.weights.index, "weight": rr.weights.round(4).to_numpy(),
                                "models_with_value": rr.coverage.reindex(rr.weights.index).fillna(0).astype(int)
@@ -85,22 +85,22 @@ def comparison() -> None:
         ranked = rr.recipe[~rr.recipe["excluded"]]
         top10 = ranked.head(10)
         if flagged.empty and not rr.recipe["excluded"].any():
-            st.markdown(f"**Every one of the {len(rr.recipe):,} models** has a value for every weighted group.")
+            st.markdown(f"**Every one of the {fmt.count(len(rr.recipe))} models** has a value for every weighted group.")
         elif choice.missing == "renormalize":
             st.markdown(
-                f"**{len(flagged):,} of {len(rr.recipe):,} models** lack a value for at least one weighted group "
+                f"**{fmt.count(len(flagged))} of {fmt.count(len(rr.recipe))} models** lack a value for at least one weighted group "
                 f"and are scored over the groups they have (marked †). In this recipe's top 10, "
                 f"**{int(top10['flagged'].sum())}** are. A model with no efficiency value cannot lose on "
                 "efficiency: switch to *exclude* to rank only models with every weighted group."
             )
         else:
             st.markdown(
-                f"**{int(rr.recipe['excluded'].sum()):,} of {len(rr.recipe):,} models** lack a value for at least "
-                f"one weighted group and are left out; **{len(ranked):,}** are ranked, in both columns: the "
+                f"**{fmt.count(int(rr.recipe['excluded'].sum()))} of {fmt.count(len(rr.recipe))} models** lack a value for at least "
+                f"one weighted group and are left out; **{fmt.count(len(ranked))}** are ranked, in both columns: the "
                 "accuracy-only ranks and the moves below count the same models."
             )
         by_group = [(GROUP_LABELS[g], len(models) - int(rr.coverage.get(g, 0))) for g in weighted]
-        gaps = [f"{lab} ({n:,})" for lab, n in by_group if n > 0]
+        gaps = [f"{lab} ({fmt.count(n)})" for lab, n in by_group if n > 0]
         if gaps:
             st.caption("Models without a value, per weighted group: " + ", ".join(gaps) + ".")
 
@@ -120,13 +120,13 @@ def comparison() -> None:
         components.table(recipe_controls.ranking_table(rr.recipe, n, "score"), height=table_height)
     with mid:
         shift = rr.shift
-        tau_text = "not defined" if pd.isna(rr.tau) else f"{rr.tau:.2f}"
+        tau_text = "not defined" if pd.isna(rr.tau) else fmt.value(rr.tau, 2)
         m1, m2 = st.columns(2)
         m1.metric("Kendall's tau, accuracy vs recipe", tau_text,
                   help="Rank agreement over the models ranked in both: 1 = same order, 0 = unrelated, "
                        "−1 = reversed (tau-b, ties handled).")
         moved = int((shift["shift"] != 0).sum())
-        m2.metric("Models that change place", f"{moved:,} of {len(shift):,}")
+        m2.metric("Models that change place", f"{fmt.count(moved)} of {fmt.count(len(shift))}")
         sel = shift[(shift["rank_a"] <= n) | (shift["rank_b"] <= n)]
         with presenter.into(chart_slot):
             components.chart(
@@ -150,7 +150,7 @@ def comparison() -> None:
                                     for m, r in down.iterrows()) or "nobody")
     st.caption("† scored over fewer groups than the recipe weighs (no value for a weighted group). "
                "Ties share the better rank.")
-    box = components.lazy_expander(f"Every model under {choice.label} ({len(rr.recipe):,}), with what each one lacks",
+    box = components.lazy_expander(f"Every model under {choice.label} ({fmt.count(len(rr.recipe))}), with what each one lacks",
                                    key="podium_full")
     if box is not None:
         with box:
@@ -202,8 +202,8 @@ def stability() -> None:
     w_typ = rr.weights[rr.weights > 0]
     rel_sd = float((sd[w_typ.index] / w_typ).median())
     st.markdown(
-        f"**A simulation:** {N_SAMPLES:,} weight vectors drawn at random around the recipe (Dirichlet, "
-        f"concentration {conc:g}: a typical weight moves by about ±{rel_sd:.0%} of its value), the models "
+        f"**A simulation:** {fmt.count(N_SAMPLES)} weight vectors drawn at random around the recipe (Dirichlet, "
+        f"concentration {conc:g}: a typical weight moves by about ±{fmt.share(rel_sd, 0)} of its value), the models "
         "ranked under each. The win rates are HELM's; only the weights are simulated. Seed 0, so the numbers "
         "are reproducible."
     )
@@ -214,7 +214,7 @@ def stability() -> None:
         .head(8)
     components.chart(
         charts_rankings.stability_chart(leaders, top=8), key="podium_stability",
-        alt=("Podium stability: " + "; ".join(f"{m} first in {r.p_first:.1%}, top 3 in {r.p_top3:.1%}"
+        alt=("Podium stability: " + "; ".join(f"{m} first in {fmt.share(r.p_first)}, top 3 in {fmt.share(r.p_top3)}"
                                               for m, r in leaders.iterrows())),
         data=stab.reset_index().round(4), data_name="podium_stability",
     )
@@ -260,17 +260,17 @@ def _paper() -> None:
         st.info(f"{rel_name} does not include the paper's podium models, so the claim cannot be checked here.")
     else:
         full = recipe_ranking(None, ACCURACY_ONLY, "renormalize")
-        leaders = ", ".join(f"#{int(r['rank'])} {components.text(m)} ({r['score']:.3f})"
+        leaders = ", ".join(f"#{int(r['rank'])} {components.text(m)} ({fmt.value(r['score'])})"
                             for m, r in full.accuracy.head(3).iterrows())
         lines = [f"- **Among all {int(check['n'].iloc[0])} models of {rel_name}** ({full.kind} accuracy win rates) the "
                  f"podium is {leaders}. The paper's three stand at "
-                 + ", ".join(f"#{int(r['rank'])} {components.text(r['model'])} ({r['win_rate']:.3f})"
+                 + ", ".join(f"#{int(r['rank'])} {components.text(r['model'])} ({fmt.value(r['win_rate'])})"
                              for _, r in check.iterrows()) + "."]
         if check["cohort_n"].iloc[0] > 1:
             lines.append(
                 f"- **Among the paper's {int(check['cohort_n'].iloc[0])}-model cohort**, recomputed from {rel_name}'s "
                 "numbers: " + ", ".join(f"#{int(r['cohort_rank'])} {components.text(r['model'])} "
-                                        f"({r['cohort_win_rate']:.3f})" for _, r in check.iterrows()) + "."
+                                        f"({fmt.value(r['cohort_win_rate'])})" for _, r in check.iterrows()) + "."
             )
         st.markdown("\n".join(lines))
         same = bool((check["cohort_rank"].to_numpy() == check["paper_place"].to_numpy()).all())
@@ -345,20 +345,20 @@ def model_set_demo() -> None:
     components.chart(
         charts_rankings.model_set_chart(eff, target), key="podium_model_set",
         alt=(f"{target}'s win rates against all {len(models)} models and without {len(removed)} rivals: "
-             + "; ".join(f"{GROUP_LABELS[r.metric_group]} {r.win_rate_with:.3f} → {r.win_rate_without:.3f}"
+             + "; ".join(f"{GROUP_LABELS[r.metric_group]} {fmt.value(r.win_rate_with)} → {fmt.value(r.win_rate_without)}"
                          for r in eff.itertuples() if pd.notna(r.win_rate_with))),
         data=eff.round(4), data_name="model_set_effect",
     )
     acc = eff.set_index("metric_group").loc["accuracy"]
     if pd.notna(acc["win_rate_with"]) and pd.notna(acc["win_rate_without"]):
         st.markdown(
-            f"Accuracy win rate of **{components.text(target)}**: {acc['win_rate_with']:.3f} "
+            f"Accuracy win rate of **{components.text(target)}**: {fmt.value(acc['win_rate_with'])} "
             f"(#{int(acc['rank_with'])} of {int(acc['n_with'])}) against the full field, "
-            f"{acc['win_rate_without']:.3f} (#{int(acc['rank_without'])} of {int(acc['n_without'])}) without the "
-            f"{len(removed):,} removed rivals. Its scores did not change; only the field did."
+            f"{fmt.value(acc['win_rate_without'])} (#{int(acc['rank_without'])} of {int(acc['n_without'])}) without the "
+            f"{fmt.count(len(removed))} removed rivals. Its scores did not change; only the field did."
         )
     elif pd.notna(acc["win_rate_with"]):
-        st.info(f"Without these {len(removed):,} rivals fewer than two models are left to compare, so "
+        st.info(f"Without these {fmt.count(len(removed))} rivals fewer than two models are left to compare, so "
                 f"{components.text(target)} has no win rate at all: a win rate only exists against a field.")
     st.caption("Both sides are recomputed among the models compared (like with like), so the full-field value can "
                "differ slightly from HELM's published one: the inputs are rounded to 3 decimals.")

@@ -53,8 +53,8 @@ rel = cache.active_release()
 models = cache.active_models()
 if rel.is_later:  # Lite, Capabilities: say how many runs stand behind their cells, link to classic
     runs = single_run_share()
-    st.info(f"**{components.text(rel.name)} holds no seed spread of its own:** {runs['single']:,} of its "
-            f"{runs['cells']:,} accuracy cells come from a single run; the others average HELM's sub-runs "
+    st.info(f"**{components.text(rel.name)} holds no seed spread of its own:** {fmt.count(runs['single'])} of its "
+            f"{fmt.count(runs['cells'])} accuracy cells come from a single run; the others average HELM's sub-runs "
             f"({components.text(', '.join(runs['combined']) or 'none')}).", icon=":material/block:")
     st.page_link("app_pages/sensitivity.py", label="Prompt Sensitivity on HELM classic v0.4.0",
                  query_params={"release": "classic"}, icon=":material/history:")
@@ -100,7 +100,7 @@ def _per_model() -> None:
         if kind == "runs":
             st.info(
                 f"On {components.text(scenario)} HELM's cell combines several runs per model (up to "
-                f"{sp['n_runs'].max():.0f}) where each configuration ran with its seeds: the spread below is over "
+                f"{fmt.value(sp['n_runs'].max(), 0)}) where each configuration ran with its seeds: the spread below is over "
                 "sub-tasks as well as seeds, so it is not prompt sensitivity alone. "
                 f"Pick {NQ_OPEN} or another scenario with one run per seed to see the seed spread.",
                 icon=":material/info:",
@@ -109,15 +109,15 @@ def _per_model() -> None:
         use = seeded if len(seeded) else multi
         m = st.columns(4)
         if kind in ("seeds", "single"):
-            m[0].metric("Models with 3-seed spread", f"{len(seeded):,}")
+            m[0].metric("Models with 3-seed spread", fmt.count(len(seeded)))
         else:
-            m[0].metric("Models with several runs", f"{len(multi):,}")
-        m[1].metric("One seed only", f"{len(single):,}", help="Models HELM ran with a single seed: no spread.")
+            m[0].metric("Models with several runs", fmt.count(len(multi)))
+        m[1].metric("One seed only", fmt.count(len(single)), help="Models HELM ran with a single seed: no spread.")
         if len(use):
             widest = use.loc[use["range"].idxmax()]
-            m[2].metric("Median range", f"{use['range'].median():.3f}", help=f"Median of max − min ({metric}).")
-            m[3].metric("Widest range", f"{widest['range']:.3f}", help=f"{widest['model']}: "
-                        f"{widest['min']:.3f} to {widest['max']:.3f}")
+            m[2].metric("Median range", fmt.value(use['range'].median()), help=f"Median of max − min ({metric}).")
+            m[3].metric("Widest range", fmt.value(widest['range']), help=f"{widest['model']}: "
+                        f"{fmt.value(widest['min'])} to {fmt.value(widest['max'])}")
         ordered = sensitivity.order_spread(sp, sort)
         fig = charts.figure(spread_dumbbell_spec(scenario, models, sort))
         top = ordered.head(3)
@@ -126,7 +126,7 @@ def _per_model() -> None:
                 fig, key="sensitivity_dumbbell", main=True,
                 alt=(f"Dumbbell chart of {len(sp)} models on {scenario} ({metric}), sorted by {sort}: min to max with the "
                      f"mean marked; {len(seeded)} with a seed spread, {len(single)} with one seed only. First three: "
-                     + "; ".join(f"{r.model} {r.min:.3f}–{r.max:.3f} (mean {r.mean:.3f})" for r in top.itertuples())),
+                     + "; ".join(f"{r.model} {fmt.value(r.min)}–{fmt.value(r.max)} (mean {fmt.value(r.mean)})" for r in top.itertuples())),
                 data=ordered[["model", "metric", "mean", "min", "max", "range", "n_runs", "n_trials", "kind",
                               "rank_mean", "rank_best", "rank_worst"]],
                 data_name=f"seed_spread_{scenario}",
@@ -171,7 +171,7 @@ def _across() -> None:
     with_seeds = ms[ms["kind"] == "seeds"].sort_values("median_range", ascending=False)
     st.markdown(_across_reading(ms))
     fig = charts.figure(median_spread_spec(models))
-    alt_top = "; ".join(f"{r.scenario} {r.median_range:.3f} (n={r.n_seeded})" for r in with_seeds.head(4).itertuples())
+    alt_top = "; ".join(f"{r.scenario} {fmt.value(r.median_range)} (n={r.n_seeded})" for r in with_seeds.head(4).itertuples())
     components.chart(
         fig, key="sensitivity_median",
         alt=(f"Bar chart of the median range per scenario for {len(ms)} scenarios; over seeds, largest first: "
@@ -208,9 +208,9 @@ def _best_or_worst() -> None:
             "(left) and by its worst seed (right); models that change place are highlighted."
         )
         m = st.columns(3)
-        m[0].metric("Models that change rank", f"{fs['moved']:,} of {fs['n']:,}")
-        m[1].metric("Largest move", f"{fs['max_move']:,} places")
-        m[2].metric("Pairs whose order flips", f"{fs['flipped_pairs']:,} of {fs['pairs']:,}")
+        m[0].metric("Models that change rank", f"{fmt.count(fs['moved'])} of {fmt.count(fs['n'])}")
+        m[1].metric("Largest move", f"{fmt.count(fs['max_move'])} places")
+        m[2].metric("Pairs whose order flips", f"{fmt.count(fs['flipped_pairs'])} of {fmt.count(fs['pairs'])}")
         table = flips.assign(move=flips["change"].map(_move))
         left, right = st.columns(2)
         with left:
@@ -255,10 +255,10 @@ def _findings() -> None:
 
     bloom, anthropic = _nq_row("BLOOM (176B)"), _nq_row("Anthropic-LM v4-s3 (52B)")
     if bloom is not None:
-        extra = (f" and Anthropic-LM v4-s3 (52B) {anthropic['mean']:.3f}" if anthropic is not None else "")
+        extra = (f" and Anthropic-LM v4-s3 (52B) {fmt.value(anthropic['mean'])}" if anthropic is not None else "")
         st.markdown(
             f":blue-badge[From the data] With HELM's default format, {rel.name} gives BLOOM (176B) an F1 of "
-            f"{bloom['mean']:.3f} on {NQ_OPEN} (seeds {bloom['min']:.3f}–{bloom['max']:.3f}){extra}: in line with the "
+            f"{fmt.value(bloom['mean'])} on {NQ_OPEN} (seeds {fmt.value(bloom['min'])}–{fmt.value(bloom['max'])}){extra}: in line with the "
             "claim's starting point of about 60. The collapse to 8.5 under another format is not in these tables."
         )
     else:
@@ -272,9 +272,9 @@ def _findings() -> None:
         verdict = "agrees" if check["agrees"] else "disagrees"
         st.markdown(
             f":{'green' if check['agrees'] else 'red'}-badge[This release {verdict}] In {rel.name}, davinci (175B) ranges "
-            f"from {check['min']:.1%} to {check['max']:.1%} F1 over its seeds on {NQ_OPEN}"
+            f"from {fmt.share(check['min'])} to {fmt.share(check['max'])} F1 over its seeds on {NQ_OPEN}"
             + ("." if check["agrees"] else
-               f", far narrower than the claimed {claimed[0]:.1f}% to {claimed[1]:.1f}%. Later releases recomputed the "
+               f", far narrower than the claimed {fmt.value(claimed[0], 1)}% to {fmt.value(claimed[1], 1)}%. Later releases recomputed the "
                "runs, and the claim itself is unverified.")
         )
     else:
@@ -286,10 +286,10 @@ def _findings() -> None:
         if n_seed:
             closer = "the study notes' figure" if abs(med - low) <= abs(med - high) else "the summary's figure"
             st.markdown(
-                f":blue-badge[From the data] In {rel.name}, the median range over seeds on {NQ_OPEN} is {med:.3f} F1 "
+                f":blue-badge[From the data] In {rel.name}, the median range over seeds on {NQ_OPEN} is {fmt.value(med)} F1 "
                 f"across the cohort's {n_seed} models with 3 seeds: "
-                + (f"below {low:.2f}, as the study notes say, not {high:.2f}." if med < low else
-                   f"not below {low:.2f}; closer to {closer} ({low:.2f} against {high:.2f}).")
+                + (f"below {fmt.value(low, 2)}, as the study notes say, not {fmt.value(high, 2)}." if med < low else
+                   f"not below {fmt.value(low, 2)}; closer to {closer} ({fmt.value(low, 2)} against {fmt.value(high, 2)}).")
             )
     components.claim("incontext_count")
     components.claim("wild_swings")
