@@ -20,13 +20,6 @@ models_without_ece = cache.on_release(calibration.models_without_ece)
 method_scenarios = cache.on_release(calibration.method_scenarios)
 published_calibration = cache.on_release(calibration.published_calibration)
 published_ece = cache.on_release(calibration.published_ece)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def method_comparison(key: str, _output):
-    """calibration.method_comparison of the dataset `key` (its HelmOutput is not hashed: the key names it)."""
-    return calibration.method_comparison(_output.runs, _output.run_stats, _output.release.taxonomy.scenarios)
-
 simulated_reliability = st.cache_data(max_entries=256, show_spinner=False)(calibration.simulated_reliability)
 
 BUNDLED = "bundled HELM run"
@@ -288,10 +281,7 @@ def _data() -> None:
 def _own_comparison():
     """The loaded suite's own joint / separate / separate-calibrated runs of one model on one scenario, for the
     models of the cohort (empty for a bundled release)."""
-    output = cache.active_output()
-    if output is None:
-        return calibration.method_comparison(None, None, None)
-    comp = method_comparison(cache.active_release_key(), output)
+    comp = cache.method_comparison()
     return comp[comp["model"].isin(set(models))].reset_index(drop=True)
 
 

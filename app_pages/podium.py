@@ -296,7 +296,8 @@ def dominance_sentence(d: ranking.DominanceCheck) -> str:
     lo, hi = int(counts.min()), int(counts.max())
     held = (f"each of the {fmt.count(len(counts), 'model')} has a win rate in {fmt.count(lo)}" if lo == hi else
             f"the {fmt.count(len(counts), 'model')} have win rates in {fmt.count(lo)} to {fmt.count(hi)}")
-    held += f" of the {fmt.count(len(d.groups), 'group')} a recipe weighs"
+    held += (f" of the {fmt.count(len(d.groups), 'group')} "
+             + ("a recipe weighs" if len(d.groups) == 7 else f"{rel_name} ranks on"))
     if every and len(d.groups) == 7:
         intro = (f"**Pareto dominance is rare, as HELM says:** of the {fmt.count(n_full, 'model')} in this cohort "
                  f"with a win rate in all seven groups ({names}),")

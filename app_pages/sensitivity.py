@@ -105,6 +105,9 @@ def _per_model() -> None:
                 f"Pick {NQ_OPEN} or another scenario with one run per seed to see the seed spread.",
                 icon=":material/info:",
             )
+        methods = _method_note(scenario, sp)
+        if methods:
+            st.info(methods, icon=":material/swap_horiz:")
         multi = sp[sp["kind"].isin(["runs", "unknown"]) & (sp["range"] > 0)]
         use = seeded if len(seeded) else multi
         m = st.columns(4)
@@ -139,6 +142,20 @@ def _per_model() -> None:
                 f"{len(jumpers)} of {len(seeded)} seeded models would change rank that way. Values: {rel.name}."
             )
 
+
+
+def _method_note(scenario: str, sp) -> str:
+    """For a loaded suite: the models whose runs on `scenario` differ by multiple-choice method, so their range is
+    the interface's effect, not seed luck."""
+    comp = cache.method_comparison()
+    comp = comp[(comp["scenario"] == scenario) & comp["model"].isin(set(sp["model"]))]
+    if comp.empty:
+        return ""
+    parts = [f"{components.text(m)} ({fmt.names(list(dict.fromkeys(g['method'])))})"
+             for m, g in comp.groupby("model", sort=False)]
+    return (f"On {components.text(scenario)}, the runs behind the value of {fmt.names(parts)} use different "
+            "multiple-choice interfaces: that range is the interface's effect, not seed luck. The *Switch interfaces* "
+            "section of *Reliability, Not Just Confidence Theater* sets them side by side.")
 
 
 def _across_reading(ms) -> str:

@@ -309,6 +309,11 @@ def test_sensitivity_reads_only_the_marks_it_draws_on_every_scenario():
         lo, hi = spec["layout"]["xaxis"]["range"]
         col = acc[[c for c in acc.columns if c.startswith(scen + " - ")][0]].dropna()
         assert -0.02 <= lo <= col.min() and col.max() <= hi <= 1.02, (scen, lo, hi)
+    # LSAT's range for Pythia is joint against separate, not seed luck: the page says so
+    at.selectbox(key="sens_scenario").set_value("LSAT").run()
+    ((model_id, _),) = {(m, None) for m, _ in _lsat_runs()}
+    assert any(f"On LSAT, the runs behind the value of {display_name(model_id)} (joint and separate) use different "
+               "multiple-choice interfaces" in str(i.value) for i in at.info)
     for label, at in open_all_sections(nav.spec_for("sensitivity").file):
         t = texts(at)
         assert "HellaSwag and OpenbookQA" not in t and "(MMLU, RAFT, CivilComments)" not in t, label
