@@ -305,12 +305,19 @@ def dominance_sentence(d: ranking.DominanceCheck) -> str:
         intro = (f"**Pareto dominance in {rel_name}:** {held}; dominance is checked over the "
                  f"{fmt.count(len(d.measured), 'group')} with a win rate here ({names}). Of the "
                  f"{fmt.count(n_full, 'model')} with a win rate in {'all of them' if len(d.measured) > 1 else 'it'},")
+    fewer = counts[counts < len(d.measured)]
+    rest = ""
+    if len(fewer):
+        a, b = int(fewer.min()), int(fewer.max())
+        rest = (f" The other {fmt.count(len(fewer), 'model')} of the cohort {fmt.plural(len(fewer), 'has')} win rates in "
+                + (f"{fmt.count(a, 'group')}" if a == b else f"{fmt.count(a)} to {fmt.count(b)} groups")
+                + " and are left out of this check.")
     if n_full < 2:
-        return intro + " fewer than two remain, so no model can dominate another."
+        return intro + " fewer than two remain, so no model can dominate another." + rest
     k = int(d.nondominated.sum())
     return (intro + f" **{fmt.count(k)}** {fmt.plural(k, 'is')} not dominated by any other (no model is at least as "
             "good in every group and better in one)."
-            + (" Without a recipe, most of them could claim a podium." if k > n_full / 2 else ""))
+            + (" Without a recipe, most of them could claim a podium." if k > n_full / 2 else "") + rest)
 
 
 @st.fragment
