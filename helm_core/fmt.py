@@ -122,12 +122,18 @@ def params(p: float | None, speculative: bool = False) -> str:
     return s + ("*" if speculative else "")
 
 
+def is_time(metric: str) -> bool:
+    """Whether a metric or column name holds seconds: HELM's "... time (s)" columns, a "runtime", "runtime_s"."""
+    name = (metric or "").strip().lower()
+    return name.endswith("(s)") or "runtime" in name or "inference time" in name
+
+
 def metric_value(v: float | None, metric: str = "", digits: int = 3) -> str:
     """A metric's value at its own scale, by the name HELM's schema gives it: a time ("... time (s)",
     "runtime") as seconds(), a count ("# eval", "# prompt tokens", "truncated") as number(), anything else
     as value(): metric_value(1e-5, "Observed inference time (s)") == "10 µs"."""
     name = (metric or "").strip().lower()
-    if name.endswith("(s)") or "runtime" in name or "inference time" in name:
+    if is_time(name):
         return seconds(v, digits)
     if name.startswith("#") or name in ("truncated", "num_instances", "num_train_instances"):
         return number(v, 1 if not missing(v) and not float(v).is_integer() else digits)

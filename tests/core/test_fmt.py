@@ -86,3 +86,11 @@ def test_names(items, limit, expected):
 ])
 def test_metric_value_reads_each_metric_at_its_scale(v, metric, expected):
     assert fmt.metric_value(v, metric) == expected
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("Observed inference time (s)", True), ("Denoised inference time (s)", True), ("runtime_s", True),
+    ("inference_runtime", True), ("EM", False), ("# eval", False), ("Max prob", False), ("", False),
+])
+def test_is_time(name, expected):
+    assert fmt.is_time(name) is expected
