@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import coverage, fmt
+from helm_core import coverage, fmt, taxonomy
 from helm_core.data import cohort_models
 from ui import cache, charts, charts_coverage, components, presenter, state
 
@@ -72,13 +72,14 @@ def _jump() -> None:
 
     st.subheader(f"Coverage computed from {rel.name}")
     c = st.columns(3)
-    if cache.cohort_applies(rel):
+    if rel.is_classic:
         c[0].metric(f"2022 paper cohort ({int(by.loc['paper', 'models'])} models)", _rate("paper"),
                     help=f"{int(by.loc['paper', 'measured']):,} of {int(by.loc['paper', 'cells']):,} model × scenario "
                          "cells have the main accuracy metric. Independent of the sidebar.", border=True)
-    else:  # a later bundled release: the paper's cohort and its 96.0% belong to classic
+    else:  # any other release: the paper's cohort and its 96.0% belong to classic
         c[0].metric("2022 paper cohort", "classic only", border=True,
-                    help=f"The paper's cohort ran on HELM classic's core scenarios; {rel.name} has its own scenarios.")
+                    help=components.text(f"The paper's cohort ran on HELM classic's core scenarios; {rel.name} has "
+                                         f"{taxonomy.scenarios_phrase(rel)}."))
     c[1].metric(f"Every model in the release ({int(by.loc['all', 'models'])})", _rate("all"),
                 help=f"{int(by.loc['all', 'measured']):,} of {int(by.loc['all', 'cells']):,} cells. Independent of "
                      "the sidebar.", border=True)
@@ -93,6 +94,8 @@ def _jump() -> None:
          "detail": "the paper's figure for its 30 models; exact denominator unverified"},
     ])
     for name, label in COHORT_NAMES:
+        if name == "paper" and not rel.is_classic:
+            continue  # the paper's cohort ran classic's exam, not this release's
         if pd.notna(by.loc[name, "rate"]):
             bars.loc[len(bars)] = {"label": f"{label}, computed ({int(by.loc[name, 'models'])} models)",
                                    "rate": float(by.loc[name, "rate"]), "kind": "computed",
@@ -100,11 +103,12 @@ def _jump() -> None:
                                              f"cells, {rel.name}"}
     with presenter.into(main_slot):
         components.chart(
-            charts_coverage.coverage_bars(bars), key="coverage_bars", main=True,
+            charts_coverage.coverage_bars(bars, "core-scenario" if rel.is_classic else "scenario"),
+            key="coverage_bars", main=True,
             alt=("Bar chart of coverage: " + "; ".join(f"{r.label} {r.rate:.1%}" for r in bars.itertuples()) + "."),
             data=bars, data_name="coverage_rates",
         )
-    if pd.notna(by.loc["paper", "rate"]) and pd.notna(by.loc["all", "rate"]):
+    if rel.is_classic and pd.notna(by.loc["paper", "rate"]) and pd.notna(by.loc["all", "rate"]):
         gap = abs(float(by.loc["paper", "rate"]) * 100 - after)
         text = (f"The paper cohort's {_rate('paper')} from the data is "
                 f"{'close to' if gap < 2 else 'to be compared with'} the claimed {after:.1f}%. ")
@@ -120,12 +124,15 @@ def _jump() -> None:
 def _per_model() -> None:
     if not _ready():
         return
-    st.subheader("Per model: newer models were measured on fewer scenarios")
+    # The thinning is classic's story (models added after the paper skipped scenarios); elsewhere, just the counts.
+    st.subheader("Per model: newer models were measured on fewer scenarios" if rel.is_classic
+                 else "Per model: how many scenarios each model was measured on")
     mc = model_coverage(models)
     full = int((mc["measured"] == total).sum())
     components.chart(
         charts.figure(model_coverage_spec(models)), key="coverage_models",
-        alt=(f"Scatter of {len(mc)} models: release date against core scenarios measured out of {total}. "
+        alt=(f"Scatter of {len(mc)} models: release date against {'core ' if rel.is_classic else ''}scenarios "
+             f"measured out of {total}. "
              f"{full} models have all {total}; the fewest is {int(mc['measured'].min())}."),
         data=mc, data_name="coverage_per_model",
     )
@@ -134,7 +141,8 @@ def _per_model() -> None:
 def _per_scenario() -> None:
     if not _ready():
         return
-    st.subheader("Per scenario: where the thinning happened")
+    st.subheader("Per scenario: where the thinning happened" if rel.is_classic
+                 else "Per scenario: how many models have a value")
     sc = scenario_coverage(models)
     components.chart(
         charts.figure(scenario_coverage_spec(models)), key="coverage_scenarios",

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import helm_output
+from helm_core import fmt, helm_output, summary, taxonomy
 from helm_core.data import CORE_GROUPS, GROUP_LABELS, DataError
 from ui import cache, components
 
@@ -138,8 +138,15 @@ else:
     c = st.columns(5)
     c[0].metric("Models", f"{info['models']:,}")
     c[1].metric("Scenarios", f"{info['scenarios']:,}",
-                help=f"{len(info['core_scenarios'])} of the 16 core scenarios and {len(info['extra_scenarios'])} other(s).")
-    c[2].metric("Metric groups with values", f"{len(info['metric_groups']):,}")
+                help=f"{len(info['core_scenarios'])} of classic's 16 core scenarios and "
+                     f"{fmt.count(len(info['extra_scenarios']), 'other')}.")
+    # The same count and wording as the home page's headline: the seven classic groups with a value.
+    measured_groups = info["metric_groups_measured"]
+    c[2].metric("Metric groups", summary.metric_groups_text(len(measured_groups)),
+                help=f"The seven classic metric groups with at least one value: "
+                     f"{taxonomy.groups_phrase(measured_groups)}"
+                     + (", plus general information (# eval, # train, tokens)."
+                        if "general_information" in info["metric_groups"] else "."))
     c[3].metric("Runs", f"{info['runs']:,}", help=f"{info['runs_with_instances']:,} with per-instance files.")
     c[4].metric("Instances", f"{info['instances']:,}",
                 help="Distinct evaluation instances summed over runs (each may have several seeds and perturbations).")
@@ -150,22 +157,28 @@ else:
         f"{info['confidences']:,} per-instance probabilities for the calibration page."
     ))
 
-    st.markdown("**Compared with HELM's core grid**")
+    st.markdown("**What your suite holds, beside HELM classic's core grid**")
     lines = []
     if info["core_scenarios"]:
         lines.append("Core scenarios loaded: " + ", ".join(info["core_scenarios"]) + ".")
     if info["extra_scenarios"]:
-        lines.append("Other scenarios, kept as extra columns: " + ", ".join(info["extra_scenarios"]) + ".")
-    if info["missing_core_scenarios"]:
+        lines.append("Other scenarios, kept as extra columns: " + ", ".join(info["extra_scenarios"]) + "."
+                     + (" Every page draws them after the core ones." if info["core_scenarios"] else
+                        " None of them is one of classic's 16 core scenarios, so every page draws the suite's own."))
+    if info["missing_core_scenarios"] and info["core_scenarios"]:
         lines.append(f"Missing {len(info['missing_core_scenarios'])} of the 16 core scenarios: "
                      + ", ".join(info["missing_core_scenarios"]) + ".")
     if info["missing_core_groups"]:
         lines.append("Core metric groups with no value at all: "
                      + ", ".join(GROUP_LABELS.get(g, g) for g in info["missing_core_groups"])
                      + ". Pages that need them say so.")
-    lines.append(f"Core grid cells (scenario × metric group, as the schema assigns): {info['core_cells_measured']:,} "
-                 f"measured, {info['core_cells_blank']:,} blank, {info['core_cells_not_loaded']:,} not loaded, "
-                 f"of {info['core_cells']:,}.")
+    lines.append(f"Grid cells (the suite's {fmt.count(len(info['grid_scenarios']), 'scenario')} × the seven "
+                 f"metric groups, as the Grid page draws them): {info['grid_cells_measured']:,} measured, "
+                 f"{info['grid_cells'] - info['grid_cells_measured']:,} blank, of {info['grid_cells']:,}.")
+    heads = summary.headline_counts(out.release)  # the home page's count, on every model of the suite
+    lines.append(f"Model × scenario cells with the scenario's main accuracy metric: {heads['accuracy_measured']:,} of "
+                 f"{heads['accuracy_cells']:,} ({fmt.ratio(heads['accuracy_measured'], heads['accuracy_cells'])}), "
+                 "the home page's \"Accuracy measured\".")
     for line in lines:
         st.markdown("- " + components.text(line))
     gaps = helm_output.core_gaps(out.release)
@@ -174,6 +187,7 @@ else:
         table = shown.pivot(index="scenario", columns="metric_group", values="status").reindex(
             index=info["core_scenarios"], columns=list(CORE_GROUPS))
         table = table.rename(columns=lambda g: GROUP_LABELS.get(g, g)).fillna("not in schema")
+        st.caption("Your suite's core scenarios against HELM classic's schema (measured, blank, or not in schema):")
         st.dataframe(table, width="stretch")
     for note in info["notes"]:
         st.caption(components.text(note))
@@ -191,14 +205,15 @@ else:
         st.page_link("app_pages/runs.py", label="Read the prompts and completions of these runs", icon=":material/article:")
 
     b = st.columns(2)
-    if b[0].button("Back to the bundled HELM classic v0.4.0", icon=":material/undo:", key="data_back"):
+    bundled_name = cache.RELEASES[cache.release_choice()]  # the sidebar's Release: classic unless chosen
+    if b[0].button(f"Back to the bundled {bundled_name}", icon=":material/undo:", key="data_back"):
         cache.use_dataset(cache.BUNDLED_KEY)
-        st.session_state[FLASH] = "Every page shows the bundled HELM classic v0.4.0 again."
+        st.session_state[FLASH] = f"Every page shows the bundled {bundled_name} again."
         st.rerun()
     if b[1].button("Forget this dataset", icon=":material/delete:", key="data_forget",
                    help="Remove it from this session (it was never stored anywhere else)."):
         cache.forget_dataset(active_key)
-        st.session_state[FLASH] = "Removed from this session; every page shows the bundled HELM classic v0.4.0."
+        st.session_state[FLASH] = f"Removed from this session; every page shows the bundled {bundled_name}."
         st.rerun()
 
 components.onward("data")

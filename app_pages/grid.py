@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import fmt, grid
+from helm_core import fmt, grid, taxonomy
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
 from ui import cache, charts, charts_coverage, components, presenter, state
 
@@ -35,12 +35,16 @@ components.page_header("grid")
 rel = cache.active_release()
 models = cache.active_models()
 LATER = rel.is_later
+OWN = grid.own_grid(rel)  # every release but classic: its own scenarios as rows, no paper view
 VIEWS = grid.views_for(rel)
 TOKENS = grid.cell_tokens(rel)
 SCENARIOS = grid.grid_scenarios(rel)
 N_CELLS = len(SCENARIOS) * len(CORE_GROUPS)
-if LATER:
-    VIEW_CAPTIONS = {**VIEW_CAPTIONS, "schema": f"the metric groups {rel.name}'s published tables hold per scenario"}
+SCHEMA_LABEL = grid.view_label(rel, "schema")
+if OWN:
+    VIEW_CAPTIONS = {**VIEW_CAPTIONS, "schema": (f"the metric groups {rel.name}'s published tables hold per scenario"
+                                                 if LATER else "the metric-group columns your suite holds per "
+                                                 "scenario")}
 
 
 def _ready() -> bool:
@@ -57,6 +61,9 @@ def _view() -> str:
                     help=("schema = the metric groups the release's published tables hold (no schema file of this "
                           "release is bundled); data = the results tables. The paper's claim is about classic only."
                           if LATER else
+                          "schema = the metric-group columns your suite's tables (or runs) hold per scenario; data = "
+                          "which of them have a value. The paper's claim is about classic only."
+                          if OWN else
                           "paper = the paper's claim; schema = HELM's own schema_classic.yaml; data = the results "
                           "tables."))
     return view if view in VIEWS else VIEWS[0]
@@ -69,11 +76,10 @@ def _grid() -> None:
     # ------------------------------------------------------------ blank counts
     counts = blank_counts(models)
     c = st.columns(len(VIEWS))
-    if not LATER:
+    if not OWN:
         c[0].metric("Blank cells · paper claim", f"{counts['paper']}", help=f"{112 - counts['paper']} of 112 measured "
                     f"({(112 - counts['paper']) / 112:.1%}).", border=True)
-    schema_label = f"{rel.name} tables" if LATER else "HELM schema"
-    c[-2].metric(f"Blank cells · {schema_label}", f"{counts['schema']}",
+    c[-2].metric(f"Blank cells · {SCHEMA_LABEL}", f"{counts['schema']}",
                  help=f"{N_CELLS - counts['schema']} of {N_CELLS} listed "
                       f"({(N_CELLS - counts['schema']) / N_CELLS:.1%}).", border=True)
     c[-1].metric(f"Blank cells · {rel.name} data", f"{counts['data']}",
@@ -83,13 +89,26 @@ def _grid() -> None:
 
     missing_groups = groups_without_values(models)
     missing_scen = scenarios_without_values(models)
-    if LATER:
-        st.markdown(f"**{components.text(rel.name)}: {len(SCENARIOS)} scenarios × the seven classic metric groups = "
-                    f"{N_CELLS} cells.** Its tables hold no value for "
-                    + ", ".join(GROUP_LABELS[g].lower() for g in missing_groups)
-                    + ": those columns are blank for every scenario.")
-        st.page_link("app_pages/grid.py", label="The same grid for HELM classic v0.4.0",
-                     query_params={"release": "classic"}, icon=":material/history:")
+    if OWN:
+        has = [g for g in CORE_GROUPS if g not in missing_groups]
+        line = (f"**{components.text(rel.name)}: {len(SCENARIOS)} scenarios × the seven classic metric groups = "
+                f"{N_CELLS} cells.** ")
+        if missing_groups:
+            line += (f"This cohort has values for {taxonomy.groups_phrase(has)}; none for "
+                     f"{taxonomy.groups_phrase(missing_groups)}: those columns are blank for every scenario.")
+        else:
+            line += "This cohort has values in every one of the seven groups."
+        st.markdown(line)
+        core, other = grid.grid_row_kinds(rel)
+        if other:
+            st.markdown(components.text(
+                (f"Rows: {fmt.count(len(core), 'core scenario')} of classic's 16 first ({fmt.names(core)}), then "
+                 if core else "Rows: ")
+                + f"{fmt.count(len(other), 'scenario')} of the suite's own, not among classic's 16 core scenarios "
+                  f"({fmt.names(other)}; marked \"other\" in the grid)."))
+        if LATER:
+            st.page_link("app_pages/grid.py", label="The same grid for HELM classic v0.4.0",
+                         query_params={"release": "classic"}, icon=":material/history:")
     elif missing_groups or missing_scen:
         parts = []
         if missing_groups:
@@ -107,7 +126,7 @@ def _grid() -> None:
     left, right = (main_slot, st.container()) if main_slot is not None else st.columns([3, 2], gap="large")
     with left:
         intro = st if main_slot is None else right  # presenter mode: the chart first, this line under it
-        view_label = f"{rel.name} tables" if LATER and view == "schema" else grid.VIEW_LABELS[view]
+        view_label = grid.view_label(rel, view)
         intro.markdown(f"**{components.text(view_label)}**: {n_meas} of {N_CELLS} cells measured, "
                        f"{N_CELLS - n_meas} blank. "
                        "Hover a cell for its metrics, coverage and best model; click it (or pick it below) for every "
@@ -123,10 +142,10 @@ def _grid() -> None:
         )
 
     with right:
-        if LATER:
+        if OWN:
             st.markdown("**The paper's count is about classic**")
             st.markdown(f"The paper's 98 of 112 counts classic's 16 core scenarios; {components.text(rel.name)} "
-                        f"has {len(SCENARIOS)} scenarios of its own, so there is no paper view here.")
+                        f"has {components.text(taxonomy.scenarios_phrase(rel))}, so there is no paper view here.")
         else:
             _paper_claims()
 
@@ -189,7 +208,7 @@ def _cell_detail(view: str, cells, event) -> None:
             tie = f" (tied with {b.n_tied - 1} more)" if b.n_tied > 1 else ""
             direction = "lower is better" if b.lower_is_better else "higher is better"
             best_lines.append(f"- {components.text(b.metric)} ({direction}): **{components.text(b.model)}** "
-                              f"{b.value:.3f}{tie}")
+                              f"{grid.format_value(group, b.value)}{tie}")
         st.markdown("Best in the cohort:\n" + "\n".join(best_lines))
         st.caption("Values HELM flags as strongly contaminated (☠, a model trained on that dataset) are left out "
                    "of the best, as in HELM's win rates; they stay in the table, marked.")
@@ -197,7 +216,8 @@ def _cell_detail(view: str, cells, event) -> None:
         st.info(f"No model of the cohort has a value for {scenario} × {GROUP_LABELS[group]}.")
     else:
         st.dataframe(d.values, hide_index=True, width="stretch",
-                     column_config={m: st.column_config.NumberColumn(m, format="%.3f") for m in d.metrics})
+                     column_config={m: st.column_config.NumberColumn(m, format="%.3g" if group == "efficiency"
+                                                                      else "%.3f") for m in d.metrics})
         components.download(d.values, f"cell_{scenario}_{group}".replace("/", "-").replace(" ", "_"),
                             key="grid_cell_csv")
         if d.metrics:
@@ -213,10 +233,10 @@ def _cell_detail(view: str, cells, event) -> None:
 def _differences() -> None:
     if not _ready():
         return
-    st.subheader("Where the views disagree" if LATER else "Where the three views disagree")
+    st.subheader("Where the views disagree" if OWN else "Where the three views disagree")
     diff = grid_differences(models)
     if diff.empty:
-        st.markdown(f"The {'release’s tables and its data' if LATER else 'three views'} agree on every cell for "
+        st.markdown(f"The {'release’s tables and its data' if OWN else 'three views'} agree on every cell for "
                     "this cohort.")
     else:
         paper_not_schema = diff[diff["paper"] & ~diff["schema"]]
@@ -227,7 +247,8 @@ def _differences() -> None:
                          + ", ".join(f"{components.text(r.scenario)} {r.group_label}"
                                      for r in paper_not_schema.itertuples()) + ".")
         if not schema_not_data.empty:
-            lines.append(f"- **The schema lists, the data holds no value for this cohort** ({len(schema_not_data)}): "
+            lister = f"Listed in {components.text(SCHEMA_LABEL)}" if OWN else "The schema lists"
+            lines.append(f"- **{lister}, the data holds no value for this cohort** ({len(schema_not_data)}): "
                          + ", ".join(f"{components.text(r.scenario)} {r.group_label}"
                                      for r in schema_not_data.itertuples()) + ".")
         other = diff[~diff.index.isin(paper_not_schema.index) & ~diff.index.isin(schema_not_data.index)]
@@ -238,7 +259,9 @@ def _differences() -> None:
         st.markdown("\n".join(lines))
         with st.expander(f"All {len(diff)} cells where the views differ"):
             yes_no = {True: "yes", False: "no"}.get
-            components.table(diff.drop(columns=["metric_group"]),
+            # no paper view outside classic: its column would only repeat the schema's
+            shown = diff.drop(columns=["metric_group", "paper"] if OWN else ["metric_group"])
+            components.table(shown,
                              labels={"group_label": "metric group", "paper": "paper counts it",
                                      "schema": "schema lists it", "data_models": "models with a value"},
                              formats={"paper counts it": yes_no, "schema lists it": yes_no})

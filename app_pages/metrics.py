@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import metrics
+from helm_core import metrics, taxonomy
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
 from ui import cache, charts, charts_coverage, components, presenter, state
 from ui.charts import fmt_value
@@ -27,8 +27,12 @@ rel = cache.active_release()
 models = cache.active_models()
 # A later release (Lite, Capabilities) measures fewer groups: say which, link to classic, and profile those only.
 RELEASE_GAPS = components.release_gap(CORE_GROUPS, "metrics")
+if not rel.is_classic and not RELEASE_GAPS:  # a loaded suite: profile the groups it has values for
+    _have = taxonomy.groups_with_values(rel)
+    RELEASE_GAPS = [g for g in CORE_GROUPS if g not in _have]
 PROFILE_ORDER = [GROUP_LABELS[g] for g in CORE_GROUPS if g not in RELEASE_GAPS]
-SCHEMA_NAME = "its published tables" if RELEASE_GAPS else "HELM's schema"
+SCHEMA_NAME = ("HELM's schema" if rel.is_classic else "its published tables" if rel.is_later
+               else "its own tables" if rel.meta.get("loaded_from") == "groups" else "its runs")
 scenarios = rel.taxonomy.scenario_names
 options = list(models)
 allowed = set(options)
@@ -54,6 +58,9 @@ def _profile() -> None:
         return
     st.subheader("Per-model profile across the seven win rates" if not RELEASE_GAPS else
                  f"Per-model profile across the {len(PROFILE_ORDER)} win rates {rel.name} has")
+    if not PROFILE_ORDER:
+        st.info(f"{rel.name} has no value in any of the seven metric groups, so there is no profile to draw.")
+        return
     chosen = _profile_models()
     if not chosen:
         st.info("Pick one or more models to see their profile.")
@@ -71,8 +78,14 @@ def _profile() -> None:
     alt = f"Radar chart of win rates across the {len(PROFILE_ORDER)} metric groups: " + "; ".join(
         f"{m}: " + ", ".join(f"{g} {fmt_value(table.loc[m, g], 2)}" for g in PROFILE_ORDER)
         for m in chosen) + "."
+    # A radar needs three axes to enclose anything: with one or two groups the profile is drawn as bars.
+    radar = len(PROFILE_ORDER) >= 3
+    if not radar:
+        alt = alt.replace("Radar chart", "Bar chart", 1)
     with presenter.into(main_slot):
-        components.chart(charts_coverage.profile_radar(prof, PROFILE_ORDER), key="metrics_profile", alt=alt,
+        fig = (charts_coverage.profile_radar(prof, PROFILE_ORDER) if radar
+               else charts_coverage.profile_bars(prof, PROFILE_ORDER))
+        components.chart(fig, key="metrics_profile", alt=alt,
                          data=table.reset_index(), data_name=f"win_rates_{kind}", main=True)
     if not gaps.empty:
         st.caption("No value (a gap in the line): " + "; ".join(
@@ -92,12 +105,16 @@ def _groups() -> None:
     for i, r in enumerate(ov.itertuples()):
         with cols[i % 2].container(border=True):
             st.markdown(f"**{r.group_label}** :gray-badge[{r.direction}]")
-            st.markdown(f"*What it measures.* {components.text(r.definition)}")
-            st.markdown(f"*How HELM {'classic ' if RELEASE_GAPS else ''}computes it.* "
+            st.markdown(f"*What it measures{' in HELM classic' if not rel.is_classic else ''}.* "
+                        f"{components.text(r.definition)}")
+            if r.own_definition:  # the suite's own schema.json says what its columns measure
+                st.markdown(f"*In {components.text(rel.name)}.* {components.text(r.own_definition)}")
+            st.markdown(f"*How HELM {'classic ' if not rel.is_classic else ''}computes it.* "
                         f"{components.text(r.how_computed)}")
             st.caption(f":{CONF_COLOR.get(r.confidence, 'gray')}-badge[{r.confidence}] Source: "
                        f"{components.text(r.source)}")
-            st.caption(f"HELM metric(s): {components.text(r.metrics) or 'none in this dataset'}. "
+            metric_label = "HELM metric(s)" if rel.is_classic else f"Its column(s) in {rel.name}"
+            st.caption(f"{components.text(metric_label)}: {components.text(r.metrics) or 'none in this dataset'}. "
                        f"Carried by {r.n_schema} of {len(scenarios)} scenarios in "
                        f"{SCHEMA_NAME} and has values in "
                        f"{r.n_data} for this cohort.")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import fmt, summary
+from helm_core import fmt, summary, taxonomy
 from ui import cache, charts, components, nav, presenter
 from ui import real_runs as bundled
 
@@ -24,19 +24,24 @@ def headline() -> None:
     c = st.columns(5)
     c[0].metric("Models", f"{counts['models']:,}")
     c[1].metric("Organizations", f"{counts['organizations']:,}")
-    c[2].metric("Core scenarios", f"{counts['scenarios']:,}")
+    # "Core scenarios" only where they are classic's core scenarios; any other release counts its own.
+    c[2].metric("Core scenarios" if rel.is_classic else "Scenarios", f"{counts['scenarios']:,}",
+                help=components.text(f"{rel.name} has {taxonomy.scenarios_phrase(rel)}."))
     groups = counts["metric_groups_measured"]
-    c[3].metric("Metric groups", f"{groups} of {counts['metric_groups']}" if groups < counts["metric_groups"]
-                else f"{groups:,}", help="The seven classic metric groups with at least one value in this release.")
+    c[3].metric("Metric groups", summary.metric_groups_text(groups, counts["metric_groups"]),
+                help="The seven classic metric groups with at least one value for these models: "
+                     + taxonomy.groups_phrase(taxonomy.groups_with_values(rel, models)) + ".")
     c[4].metric("Accuracy measured", fmt.ratio(counts["accuracy_measured"], counts["accuracy_cells"]),
-                help=summary.coverage_help(counts))
-    st.caption(
+                help=components.text(summary.coverage_help(counts, taxonomy.schema_name(rel))))
+    books = summary.bookkeeping_metrics(rel)
+    st.caption(components.text(
         f"Computed from {rel.name}: {fmt.count(counts['metric_values'], 'metric value')} and "
         f"{fmt.count(counts['metric_blank'], 'blank')} are kept side by side, because a blank says what HELM "
-        f"could not measure. Apart from them, HELM's \"General information\" bookkeeping columns (# eval, # train, "
-        f"token counts, # trials) hold {fmt.count(counts['bookkeeping_values'], 'value')} and "
-        f"{fmt.count(counts['bookkeeping_blank'], 'blank')}."
-    )
+        f"could not measure."
+        + (f" Apart from them, HELM's \"General information\" bookkeeping columns ({', '.join(books)}) hold "
+           f"{fmt.count(counts['bookkeeping_values'], 'value')} and {fmt.count(counts['bookkeeping_blank'], 'blank')}."
+           if books else "")
+    ))
 
 
 def exam_chart(compact: bool) -> None:
@@ -57,7 +62,7 @@ def exam_chart(compact: bool) -> None:
     n_blank = int((~exam["measured"]).sum())
     components.chart(
         fig, key="plumbing_exam",
-        alt=(f"Dot matrix of {len(order)} models by {len(rel.taxonomy.scenario_names)} core scenarios: "
+        alt=(f"Dot matrix of {len(order)} models by {len(rel.taxonomy.scenario_names)} scenarios: "
              f"{int(exam['measured'].sum())} measured cells and {n_blank} blank ones."),
         data=exam[["model", "scenario", "metric", "value", "measured"]], data_name="same_exam",
     )

@@ -109,14 +109,15 @@ COHORT_LABELS = {True: "in the 2022 paper's cohort", False: "added after the pap
 def scenario_coverage(release: Release, models: Iterable[str] | None = None, split: bool = True) -> pd.DataFrame:
     """Per scenario (taxonomy order): models with a value, out of how many, and the share.
 
-    With ``split`` the models are split into the 2022 paper's cohort and those added later (only groups that
-    have models appear), which shows HellaSwag, OpenbookQA and MS MARCO thinning for newer models.
+    With ``split`` the models of HELM classic are split into the 2022 paper's cohort and those added later (only
+    groups that have models appear), which shows HellaSwag, OpenbookQA and MS MARCO thinning for newer models.
+    Any other release (a later one, a loaded suite) is not split: the paper's cohort is a classic notion.
     Columns: scenario, group, measured, total, share.
     """
     rel = select_models(release, models) if models is not None else release
     m = coverage_matrix(rel)
     scen = list(m.columns)
-    if split:
+    if split and release.is_classic:
         cohort = rel.models.set_index("model")["paper_cohort"].reindex(m.index).fillna(False).astype(bool)
         groups = [(COHORT_LABELS[flag], m[cohort.to_numpy() == flag]) for flag in (True, False)]
     else:

@@ -17,6 +17,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
+from . import fmt, taxonomy
 from .data import CORE_GROUPS, GROUP_LABELS, STRONG_CONTAMINATION_MARK, Release
 
 VIEWS: tuple[str, ...] = ("paper", "schema", "data")
@@ -50,21 +51,46 @@ TOKEN_SEP = "|"
 
 
 def grid_scenarios(release: Release | None = None) -> tuple[str, ...]:
-    """The grid's rows: the 16 classic core scenarios, or a later bundled release's own scenarios (HELM Lite's
-    10, Capabilities' 5). A loaded folder or upload is drawn on the classic rows, as before."""
-    if release is not None and is_later_release(release):
-        return tuple(release.taxonomy.scenario_names)
+    """The grid's rows: the 16 classic core scenarios, or the release's own scenarios (HELM Lite's 10,
+    Capabilities' 5; a loaded suite's core scenarios first, its other scenarios after: taxonomy.own_scenarios)."""
+    if release is not None and own_grid(release):
+        return taxonomy.own_scenarios(release)
     return CORE_SCENARIOS
 
 
+def grid_row_kinds(release: Release) -> tuple[list[str], list[str]]:
+    """The grid's rows split into classic core scenarios and a loaded suite's other scenarios (drawn after the core
+    ones, marked "other"); a later release's own scenarios count as neither (both lists empty then)."""
+    kinds = taxonomy.scenario_kinds(release)
+    rows = grid_scenarios(release)
+    return ([s for s in rows if kinds.get(s) == taxonomy.CORE_KIND],
+            [s for s in rows if kinds.get(s) == taxonomy.OTHER_KIND])
+
+
+def own_grid(release: Release) -> bool:
+    """Every release but classic v0.4.0 (a later bundled release, a loaded suite): its own scenarios as rows, no
+    paper view (the paper's 98 of 112 is about classic's 16 core scenarios)."""
+    return not release.is_classic
+
+
 def is_later_release(release: Release) -> bool:
-    """A bundled release after classic (Lite, Capabilities): its own scenarios, no paper view."""
+    """A bundled release after classic (Lite, Capabilities): blanks explained by what its published tables hold."""
     return release.is_later
 
 
 def views_for(release: Release) -> tuple[str, ...]:
     """The views that mean something for the release: the paper's claim is about classic only."""
-    return ("schema", "data") if is_later_release(release) else VIEWS
+    return ("schema", "data") if own_grid(release) else VIEWS
+
+
+def view_label(release: Release, view: str) -> str:
+    """The view's name on the page: the schema view is HELM's classic schema, a later release's published tables,
+    or a loaded suite's own tables (groups/*.json) or schema (schema.json)."""
+    if view == "schema" and own_grid(release):
+        if release.is_later or release.meta.get("loaded_from") == "groups":
+            return f"{release.name} tables"
+        return f"{release.name} schema"
+    return VIEW_LABELS[view]
 
 
 def cell_token(scenario: str, group: str) -> str:
@@ -79,7 +105,7 @@ def parse_cell_token(token: str, release: Release | None = None) -> tuple[str, s
         raise ValueError(f"not a cell token (expected 'Scenario{TOKEN_SEP}group'): {str(token)[:60]!r}")
     scenario, group = token.split(TOKEN_SEP)
     if scenario not in grid_scenarios(release):
-        raise ValueError(f"unknown core scenario {scenario[:60]!r}")
+        raise ValueError(f"unknown grid scenario {scenario[:60]!r}")
     if group not in CORE_GROUPS:
         raise ValueError(f"unknown metric group {group[:30]!r}; expected one of {', '.join(CORE_GROUPS)}")
     return scenario, group
@@ -131,12 +157,16 @@ def grid(release: Release, view: str, models: Iterable[str] | None = None) -> pd
     scenarios = grid_scenarios(release)
     if view == "paper":
         out = _empty(bool, scenarios)
-        # The paper's claim is about classic's 16 scenarios; a later release's grid has no paper view (all blank).
-        if not is_later_release(release):
+        # The paper's claim is about classic's 16 scenarios; any other release's grid has no paper view (all blank).
+        if not own_grid(release):
             out[:] = [[(s, g) not in PAPER_BLANKS for g in CORE_GROUPS] for s in scenarios]
         return out
     if view == "schema":
         d = release.taxonomy.design_grid
+        if own_grid(release) and not is_later_release(release):
+            # A loaded suite: the columns its own tables (or its runs' schema) hold, blank or not; the bundled
+            # design grid of a core scenario is classic's schema, not this suite's.
+            d = release.results[["scenario", "metric_group"]].drop_duplicates().assign(in_schema=True)
         d = d[d["metric_group"].isin(CORE_GROUPS) & d["scenario"].isin(scenarios)]
         wide = d.pivot_table(index="scenario", columns="metric_group", values="in_schema", aggfunc="any")
         wide = wide.reindex(index=scenarios, columns=CORE_GROUPS)
@@ -225,6 +255,8 @@ def blank_reason(release: Release, scenario: str, group: str, view: str,
     """The reason a cell is blank in a view (call it for blank cells)."""
     if is_later_release(release):
         return _later_reason(release, scenario, group, view, models)
+    if own_grid(release):
+        return _loaded_reason(release, scenario, group, view, models)
     r = design_reason(scenario, group)
     if r is not None:
         return r
@@ -264,6 +296,32 @@ def _later_reason(release: Release, scenario: str, group: str, view: str, models
     return _no_value_reason(release, scenario, group, models, text)
 
 
+def _loaded_reason(release: Release, scenario: str, group: str, view: str, models) -> Reason:
+    """Why a cell of a loaded suite's grid is blank, computed from its own tables or runs: a group it has no
+    column for anywhere, HELM's design for a core scenario, a column the scenario lacks, or no value for the
+    cohort."""
+    res = release.results
+    columns = set(map(tuple, res[["scenario", "metric_group"]].drop_duplicates().to_numpy()))
+    present = {g for _, g in columns}
+    source = ("its leaderboard tables (groups/*.json)" if release.meta.get("loaded_from") == "groups"
+              else "its runs")
+    if group not in present:
+        why = (" No perturbation was run, so there is no worst-case score."
+               if group in ("robustness", "fairness") and not taxonomy.has_perturbations(release) else "")
+        return Reason("not in the suite",
+                      f"{release.name} holds no {GROUP_LABELS[group]} column for any scenario: {source} report "
+                      f"{taxonomy.groups_phrase([g for g in CORE_GROUPS if g in present])} (plus general "
+                      f"information).{why}", "computed", f"computed from {release.name}")
+    if scenario in CORE_SCENARIOS:
+        r = design_reason(scenario, group)
+        if r is not None:
+            return r
+    if (scenario, group) not in columns:
+        return Reason("not in the suite", f"{release.name} has no {GROUP_LABELS[group]} column for {scenario}.",
+                      "computed", f"computed from {release.name}")
+    return _no_value_reason(release, scenario, group, models)
+
+
 GAP_COLUMNS = ["scenario", "metric_group", "group_label", "kind", "reason", "confidence", "source"]
 
 
@@ -284,7 +342,7 @@ def grid_differences(release: Release, models: Iterable[str] | None = None) -> p
     p, s, d = (measured(release, v, models) for v in VIEWS)
     counts = grid(release, "data", models)
     rows = []
-    later = is_later_release(release)
+    later = own_grid(release)
     for sc in grid_scenarios(release):
         for g in CORE_GROUPS:
             trio = (bool(p.loc[sc, g]), bool(s.loc[sc, g]), bool(d.loc[sc, g]))
@@ -366,8 +424,10 @@ def _best_of(r: pd.DataFrame) -> pd.DataFrame:
     return out[BEST_COLUMNS].reset_index(drop=True)
 
 
-def _fmt(v: float) -> str:
-    return f"{v:.3f}"
+def format_value(group: str, v: float) -> str:
+    """A cell value as the grid shows it: efficiency in seconds at a readable scale (a 1.5e-5 s runtime is
+    "15 µs", not "0.000"), every other group with three decimals."""
+    return fmt.seconds(v) if group == "efficiency" else fmt.value(v)
 
 
 def grid_cells(release: Release, view: str, models: Iterable[str] | None = None) -> pd.DataFrame:
@@ -386,7 +446,7 @@ def grid_cells(release: Release, view: str, models: Iterable[str] | None = None)
     for row in best.itertuples(index=False):
         tie = f" (+{row.n_tied - 1} tied)" if row.n_tied > 1 else ""
         best_by_cell.setdefault((row.scenario, row.metric_group), []).append(
-            f"{row.metric}: {row.model} {_fmt(row.value)}{tie}")
+            f"{row.metric}: {row.model} {format_value(row.metric_group, row.value)}{tie}")
     scen_main = {}
     if "main_metric_display" in release.taxonomy.scenarios.columns:
         scen_main = dict(zip(release.taxonomy.scenarios["scenario"], release.taxonomy.scenarios["main_metric_display"]))
@@ -394,7 +454,7 @@ def grid_cells(release: Release, view: str, models: Iterable[str] | None = None)
     n = len(cohort)
     meas_a, counts_a = meas.to_numpy(), counts.to_numpy()
     paper_a, schema_a, data_a = paper.to_numpy(), schema.to_numpy(), data_m.to_numpy()
-    later = is_later_release(release)
+    later = own_grid(release)
     for i, s in enumerate(grid_scenarios(release)):
         for j, g in enumerate(CORE_GROUPS):
             is_m = bool(meas_a[i, j])
@@ -443,7 +503,7 @@ def cell_detail(release: Release, scenario: str, group: str, models: Iterable[st
     """Every cohort model's value(s) for one cell, sorted best first on the cell's first metric, plus the
     models without a value and the best model per metric."""
     if scenario not in grid_scenarios(release):
-        raise ValueError(f"unknown core scenario {scenario!r}")
+        raise ValueError(f"unknown grid scenario {scenario!r}")
     if group not in CORE_GROUPS:
         raise ValueError(f"unknown metric group {group!r}")
     cohort = _cohort(release, models)

@@ -69,6 +69,8 @@ def group_overview(release: Release, models: Iterable[str] | None = None) -> pd.
     design = release.taxonomy.design_grid
     res = release.results
     scen_order = release.taxonomy.scenario_names
+    loaded = not release.is_classic and not release.is_later  # a suite with its own schema
+    described = release.meta.get("metric_descriptions", {}) if loaded else {}
     rows = []
     for g in CORE_GROUPS:
         in_schema = set(design.loc[(design["metric_group"] == g) & design["in_schema"].astype(bool), "scenario"])
@@ -76,6 +78,10 @@ def group_overview(release: Release, models: Iterable[str] | None = None) -> pd.
         with_value = set(r.loc[r["value"].notna() & r["model"].isin(cohort), "scenario"])
         how, src, conf = HOW_COMPUTED[g]
         direction = str(mg.loc[g, "direction"]) if g in mg.index else ""
+        names = list(dict.fromkeys(r["metric"].tolist()))
+        if loaded and names:  # the direction of the suite's own columns (Max prob has none), not classic's
+            lib = r["lower_is_better"].dropna().astype(bool).unique().tolist()
+            direction = ("lower" if lib == [True] else "higher") if len(lib) == 1 else ""
         rows.append({
             "metric_group": g,
             "group_label": str(mg.loc[g, "display_name"]) if g in mg.index else GROUP_LABELS[g],
@@ -85,7 +91,8 @@ def group_overview(release: Release, models: Iterable[str] | None = None) -> pd.
             (f"Not measured in {release.name}: its tables have no {GROUP_LABELS[g].lower()} column."
              if release.is_later else ""),
             "how_computed": how, "source": src, "confidence": conf,
-            "metrics": ", ".join(dict.fromkeys(r["metric"].tolist())),
+            "metrics": ", ".join(names),
+            "own_definition": " ".join(f"{n}: {described[n].rstrip('.')}." for n in names if n in described),
             "schema_scenarios": "; ".join(s for s in scen_order if s in in_schema),
             "n_schema": len(in_schema),
             "data_scenarios": "; ".join(s for s in scen_order if s in with_value),

@@ -53,6 +53,17 @@ def headline_counts(release: Release, models: Iterable[str] | None = None) -> di
     }
 
 
+def metric_groups_text(measured: int, total: int = len(CORE_GROUPS)) -> str:
+    """The "Metric groups" headline, the same on the home and data pages: "7", or "3 of 7"."""
+    return f"{measured:,} of {total:,}" if measured < total else f"{measured:,}"
+
+
+def bookkeeping_metrics(release: Release) -> list[str]:
+    """HELM's "General information" column names the release holds (# eval, # train, truncated, ...), in order."""
+    res = release.results
+    return list(dict.fromkeys(res.loc[res["metric_group"].isin(BOOKKEEPING_GROUPS), "metric"].astype(str)))
+
+
 def blank_owners(release: Release, models: Iterable[str] | None = None) -> pd.DataFrame:
     """Who the blank cells of the 'same exam' (the main accuracy metric) belong to: one row per model with a
     blank, most blanks first. Columns: model, blanks, scenarios (comma-joined), paper_cohort."""
@@ -86,14 +97,15 @@ def blank_sentence(release: Release, models: Iterable[str] | None = None, listed
     head = (f"Most blanks: {where}. The {fmt.count(n_blank, 'blank cell')} "
             f"{fmt.plural(n_blank, 'belongs')} to {fmt.count(n_models, 'model')}")
     parts = []
+    # The 2022 paper's cohort is a classic notion: on any other release its models ran another exam.
     for flag, label in ((False, "not in the 2022 paper's cohort"), (True, "in the 2022 paper's cohort")):
         grp = owners[owners["paper_cohort"] == flag]
-        if not grp.empty:
+        if not grp.empty and rel.is_classic:
             parts.append((label, len(grp), int(grp["blanks"].sum())))
     if len(parts) == 1:
         label = parts[0][0]
         head += f", {label}" if n_models == 1 else f", all {label}"
-    else:
+    elif parts:
         head += ": " + " and ".join(f"{fmt.count(k, 'model')} {label} ({fmt.count(b, 'blank')})"
                                   for label, k, b in parts)
     if n_models <= listed:
@@ -119,14 +131,15 @@ def exam_matrix(release: Release, models: Iterable[str] | None = None) -> pd.Dat
     return long
 
 
-def coverage_help(counts: dict[str, int]) -> str:
+def coverage_help(counts: dict[str, int], schema: str = "HELM's schema") -> str:
     """What the 'Accuracy measured' headline counts, and how the other core cells split (from headline_counts):
-    comparable with the paper's 96.0% (accuracy on the core scenarios) and 87.5% (cells HELM's design lists)."""
+    comparable with the paper's 96.0% (accuracy on the core scenarios) and 87.5% (cells HELM's design lists).
+    `schema` names what assigns groups to scenarios (taxonomy.schema_name: HELM's schema on classic)."""
     c = counts
     return (
         f"{fmt.count(c['accuracy_measured'])} of {fmt.count(c['accuracy_cells'], 'model × scenario cell')} have the "
         f"scenario's main accuracy metric ({fmt.count(c['models'], 'model')} × {fmt.count(c['scenarios'], 'scenario')}). "
-        f"Across all {c['metric_groups']} metric groups, HELM's schema lists "
+        f"Across all {c['metric_groups']} metric groups, {schema} {'list' if schema.endswith('tables') else 'lists'} "
         f"{fmt.count(c['core_cells_listed'], 'model × scenario × group cell')}: "
         f"{fmt.count(c['core_cells_listed_measured'])} have a value "
         f"({fmt.ratio(c['core_cells_listed_measured'], c['core_cells_listed'])}) and "

@@ -114,7 +114,8 @@ def _tile_layout(fig: go.Figure, shapes: list[dict], x_order: list[str], y_order
     return fig
 
 
-def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_order: list[str]) -> go.Figure:
+def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_order: list[str],
+              other: frozenset[str] | set[str] = frozenset()) -> go.Figure:
     """The 16 × 7 grid as real tiles: equal rectangles in axis units (layout shapes), so neighbours never
     overlap at any window size, with a small gap between them. Over each tile sits an invisible marker that
     carries its hover detail and makes it selectable by click (selection events do not work on heatmaps).
@@ -122,7 +123,8 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
     Measured cells are filled tiles labelled ✓ (paper, schema) or with the number of models that have a value
     (data, shaded by the share of the cohort). Blank cells are empty tiles with a cross; blank cells another view
     counts are drawn in vermillion. The figure depends only on the cells (view and cohort), so a selection
-    survives reruns.
+    survives reruns. Rows in `other` (a loaded suite's scenarios that are not among classic's 16 core scenarios,
+    drawn after the core ones) are labelled "(other)" in italics, below a dashed line when core rows come first.
     """
     fig = go.Figure()
     xi, yi = _tile_index(group_order, scenario_order)
@@ -186,13 +188,22 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
             x=sub["group_label"], y=sub["scenario"], mode="markers", name=label, showlegend=False,
             marker=dict(symbol=BLANK, **hit), customdata=_grid_custom(sub), hovertemplate=GRID_HOVER, **pick,
         ))
-    return _tile_layout(fig, shapes, group_order, scenario_order)
+    _tile_layout(fig, shapes, group_order, scenario_order)
+    if other:
+        fig.update_yaxes(tickmode="array", tickvals=list(scenario_order),
+                         ticktext=[f"<i>{s} (other)</i>" if s in other else s for s in scenario_order])
+        n_core = sum(s not in other for s in scenario_order)
+        if n_core:  # a dashed rule between the core rows and the others
+            y = len(scenario_order) - n_core - 0.5
+            fig.add_shape(type="line", xref="paper", x0=0, x1=1, yref="y", y0=y, y1=y,
+                          line=dict(color=GREY, width=1.5, dash="dash"))
+    return fig
 
 
 # ----------------------------------------------------------------------------- coverage
 
 
-def coverage_bars(rows: pd.DataFrame) -> go.Figure:
+def coverage_bars(rows: pd.DataFrame, scenarios_word: str = "core-scenario") -> go.Figure:
     """Horizontal bars of coverage rates. `rows`: label, rate (0–1), kind ("paper claim" / "computed"), detail.
     Claims are hatched and say so in their label; computed bars are solid."""
     fig = go.Figure()
@@ -209,17 +220,19 @@ def coverage_bars(rows: pd.DataFrame) -> go.Figure:
             customdata=_stack(sub, ["detail"]),
             hovertemplate="<b>%{y}</b><br>%{x:.1%}<br>%{customdata[0]}<extra></extra>",
         ))
-    fig.update_xaxes(range=[0, 1.12], tickformat=".0%", title="share of model × core-scenario cells measured")
+    fig.update_xaxes(range=[0, 1.12], tickformat=".0%", title=f"share of model × {scenarios_word} cells measured")
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(rows["label"].tolist())))
     return base_layout(fig, height=70 + 46 * len(rows))
 
 
-def model_coverage_chart(df: pd.DataFrame, total: int) -> go.Figure:
-    """Scenarios measured per model against its release date; symbol = in the paper's cohort or added later."""
+def model_coverage_chart(df: pd.DataFrame, total: int, classic: bool = True) -> go.Figure:
+    """Scenarios measured per model against its release date; on classic, symbol = in the paper's cohort or added
+    later (any other release is one series: the paper's cohort is a classic notion)."""
     fig = go.Figure()
-    for flag, name, symbol, colour in ((True, "in the 2022 paper's cohort", "circle", BLUE),
-                                       (False, "added after the paper", "diamond", ORANGE)):
-        sub = df[df["paper_cohort"] == flag]
+    series = (((True, "in the 2022 paper's cohort", "circle", BLUE), (False, "added after the paper", "diamond", ORANGE))
+              if classic else ((None, "models", "circle", BLUE),))
+    for flag, name, symbol, colour in series:
+        sub = df if flag is None else df[df["paper_cohort"] == flag]
         if sub.empty:
             continue
         missing = sub["missing"].replace("", "none").map(lambda s: _wrap(s, 60))
@@ -230,7 +243,8 @@ def model_coverage_chart(df: pd.DataFrame, total: int) -> go.Figure:
             hovertemplate=(f"<b>%{{customdata[0]}}</b><br>released %{{x|%Y-%m-%d}}<br>%{{y}} of {total} scenarios"
                            "<br>missing: %{customdata[1]}<extra></extra>"),
         ))
-    fig.update_yaxes(range=[-0.5, total + 0.8], title=f"core scenarios measured (of {total})", dtick=2)
+    fig.update_yaxes(range=[-0.5, total + 0.8], title=f"{'core ' if classic else ''}scenarios measured (of {total})",
+                     dtick=2 if total > 8 else 1)
     fig.update_xaxes(title="model release date (HELM metadata)")
     return base_layout(fig, height=380)
 
@@ -311,9 +325,37 @@ def profile_radar(profiles: pd.DataFrame, group_order: list[str]) -> go.Figure:
             hovertemplate=f"<b>{model}</b><br>%{{theta}}: win rate %{{r:.2f}}<extra></extra>",
         ))
     fig.update_layout(polar=dict(radialaxis=dict(range=[0, 1], tickformat=".1f", angle=90, tickfont=dict(size=9)),
-                                 angularaxis=dict(direction="clockwise")))
+                                 angularaxis=dict(direction="clockwise", tickfont=dict(size=12))))
     base_layout(fig, height=480)
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.08, xanchor="left", x=0))
+    # Room around the polar area: the top group's label sits above the circle and the side labels beside it;
+    # with base_layout's 10 px margins the top label was cut off.
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.08, xanchor="left", x=0),
+                      margin=dict(t=RADAR_MARGIN, b=RADAR_MARGIN, l=RADAR_SIDE, r=RADAR_SIDE))
+    return fig
+
+
+RADAR_MARGIN, RADAR_SIDE = 48, 90
+
+
+def profile_bars(profiles: pd.DataFrame, group_order: list[str]) -> go.Figure:
+    """Win rates of the chosen models in one or two groups (a radar needs three axes): grouped horizontal bars,
+    one per model, each with its own pattern and its value written beside it; a missing value says so."""
+    fig = go.Figure()
+    patterns = ["", "/", "x", ".", "\\", "+"]
+    for i, (model, sub) in enumerate(profiles.groupby("model", sort=False)):
+        sub = sub.set_index("group_label").reindex(group_order)
+        r = sub["win_rate"].to_numpy(dtype=float)
+        fig.add_trace(go.Bar(
+            x=np.nan_to_num(r, nan=0.0), y=list(group_order), orientation="h", name=str(model),
+            marker=dict(color=OKABE_ITO[i % 8], pattern=dict(shape=patterns[i % len(patterns)], fillmode="overlay",
+                                                               fgcolor="white", solidity=0.3)),
+            text=["no value" if np.isnan(v) else f"{v:.2f}" for v in r], textposition="outside",
+            hovertemplate=f"<b>{model}</b><br>%{{y}}: win rate %{{text}}<extra></extra>",
+        ))
+    fig.update_xaxes(range=[0, 1.15], tickformat=".1f", title="win rate (share of the other models beaten)")
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(group_order)))
+    base_layout(fig, height=160 + 40 * len(group_order) * max(1, profiles["model"].nunique()))
+    fig.update_layout(barmode="group", legend=dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0))
     return fig
 
 
@@ -423,13 +465,16 @@ def grid_spec(release, view: str, models: tuple[str, ...]) -> dict:
     from helm_core.data import CORE_GROUPS, GROUP_LABELS
 
     cells = G.grid_cells(release, view, models)
-    return core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.grid_scenarios(release))).to_dict()
+    other = frozenset(G.grid_row_kinds(release)[1])
+    return core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.grid_scenarios(release)),
+                     other=other).to_dict()
 
 
 def model_coverage_spec(release, models: tuple[str, ...]) -> dict:
     from helm_core import coverage as C
 
-    return model_coverage_chart(C.model_coverage(release, models), len(release.taxonomy.scenario_names)).to_dict()
+    return model_coverage_chart(C.model_coverage(release, models), len(release.taxonomy.scenario_names),
+                                classic=release.is_classic).to_dict()
 
 
 def scenario_coverage_spec(release, models: tuple[str, ...]) -> dict:

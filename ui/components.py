@@ -23,7 +23,7 @@ def page_header(url_path: str) -> nav.PageSpec:
         raise KeyError(url_path)
     rel = cache.active_release()
     data_label = f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)")
-    takeaway = nav.takeaway(spec, not rel.is_classic)  # a later release or a user's own suite
+    takeaway = nav.takeaway(spec, not rel.is_classic)  # classic's takeaway only where it is true
     if presenter.is_on():
         # One compact block, so the page's main chart fits a 1280 × 720 screen below it.
         st.markdown(f"## {spec.title}\n**{takeaway}** · *{text(data_label)}*")

@@ -74,14 +74,15 @@ def spec_for_file(file: str) -> PageSpec | None:
     return None
 
 
-# Takeaways that are true of HELM classic only, replaced on any other release (Lite, Capabilities, a user's suite).
+# Takeaways that are true of HELM classic only, replaced on any other release (Lite, Capabilities, a loaded suite).
 LATER_TAKEAWAYS: dict[str, str] = {
-    "metrics": "Classic had seven metric groups; a later release's tables keep fewer, and this page shows which.",
+    "metrics": "Classic had seven metric groups; another release's tables may keep fewer, and this page shows which.",
     "grid": "The release's scenarios × the seven classic metric groups: blank columns are what it does not measure.",
     "podium": "Change the weights on the metric groups the release measures and the podium changes.",
 }
 
 
-def takeaway(spec: PageSpec, not_classic: bool) -> str:
-    """The page's takeaway; on any release but classic, the release-neutral one where classic's would not be true."""
-    return LATER_TAKEAWAYS.get(spec.url_path, spec.takeaway) if not_classic else spec.takeaway
+def takeaway(spec: PageSpec, later_release: bool) -> str:
+    """The page's takeaway; on any release but classic (`later_release`), the release-neutral one where classic's
+    would not be true."""
+    return LATER_TAKEAWAYS.get(spec.url_path, spec.takeaway) if later_release else spec.takeaway

@@ -10,7 +10,8 @@ from ..data import DataError
 from .archive import NOT_TABLES, RUN_FILES, Source
 from .fields import _expect, _num, clean_name
 from .schema import (ACCURACY_DISPLAYS, CONTAMINATION_NOTES, DISPLAY_GROUP, KNOWN_GROUPS, METRICS,
-                     PERTURBATION_GROUPS, _Schema, _core_by_name, _model_row, _reference, core_scenarios)
+                     PERTURBATION_GROUPS, _Schema, _core_by_name, _model_row, _reference, core_scenarios,
+                     schema_column_groups)
 
 _CELL_STATS = re.compile(r"min=(\S+?), mean=(\S+?), max=(\S+?), sum=(\S+?) \((\d+)\)")
 
@@ -34,12 +35,18 @@ def _cell(cell: Any, where: str) -> dict:
     return _expect(cell, dict, where, "a cell object with 'value'")
 
 
-def _column_group(table_group: str | None, metric: str, perturbation: str, main_display: str | None) -> str | None:
+def _column_group(table_group: str | None, metric: str, perturbation: str, main_display: str | None,
+                  schema_group: str | None = None) -> str | None:
+    """The metric group of a leaderboard column: its perturbation, the table's group (HELM's core_scenarios
+    tables are one per group), the group the suite's schema.json gives that metric for that run group, else the
+    catalogue after schema_classic.yaml."""
     if perturbation:
         g = perturbation.lower()
         return g if g in PERTURBATION_GROUPS else None
     if table_group in KNOWN_GROUPS and table_group not in ("robustness", "fairness"):
         return table_group
+    if schema_group is not None:
+        return schema_group
     if metric in DISPLAY_GROUP:
         return DISPLAY_GROUP[metric]
     if metric in ACCURACY_DISPLAYS or (main_display and metric == main_display):
@@ -69,7 +76,9 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
     models: dict[str, dict] = {}
     scen_meta: dict[str, dict] = {}
     scen_groups: dict[str, set] = {}
-    skipped: set[str] = set()
+    skipped: dict[str, tuple[str, str] | None] = {}  # header text -> (run group, metric), when known
+    mapped: set[tuple[str, str]] = set()  # (run group, metric) columns some table maps to a group
+    per_group, anywhere = schema_column_groups(schema)
     for rel in paths:
         doc = tree.json(rel)
         _expect(doc, list, rel, "a list of tables (HELM groups JSON)")
@@ -112,7 +121,7 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
                     elif isinstance(title, str) and tgroup is None:
                         rg, metric = title, hv
                     else:
-                        skipped.add(hv)
+                        skipped.setdefault(hv, None)
                         continue
                     m = re.match(r"^(.*) \((Robustness|Fairness)\)$", metric)
                     if m:
@@ -123,10 +132,12 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
                 main_disp = None
                 if rg in core:
                     main_disp = METRICS.get(core[rg]["main_metric"], ("",))[0]
-                mg = _column_group(tgroup, metric, pert, main_disp)
+                mg = _column_group(tgroup, metric, pert, main_disp,
+                                   None if pert else per_group.get((rg, metric), anywhere.get(metric)))
                 if mg is None:
-                    skipped.add(hv)
+                    skipped.setdefault(hv, (rg, metric))
                     continue
+                mapped.add((rg, metric))
                 shown = f"{metric} ({pert})" if pert else metric
                 cols.append(("metric", ci, (rg, mg, shown, lib)))
             for ri, row in enumerate(trows):
@@ -172,14 +183,19 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
                     scen_groups.setdefault(rg, set()).add(mg)
                     if mg == "accuracy" and rg not in scen_meta:
                         scen_meta[rg] = {"metric": shown}
-    if skipped:
-        notes.append("Columns not mapped to a metric group were left out: " + ", ".join(sorted(skipped)[:8]))
+    # A column another table maps (a per-scenario table repeating a core_scenarios column) is not left out.
+    left_out = sorted(hv for hv, key in skipped.items() if key is None or key not in mapped)
+    if left_out:
+        notes.append("Columns not mapped to a metric group were left out: " + ", ".join(left_out[:8]))
     if not rows:
         raise DataError(f"{tree.label}: the leaderboard tables hold no metric columns this app can read")
     # Models with no row in any table cannot happen (rows come from tables), but keep order stable.
     scen_rows, design_rows = [], []
     order = {n: i for i, n in enumerate(core_scenarios())}
-    names = sorted(scen_groups, key=lambda s: (s not in core, order.get(s, 0), s.lower()))
+    # Core scenarios in classic's order; the suite's others in the order HELM's own tables list them (its
+    # core_scenarios table first).
+    seen = {s: i for i, s in enumerate(scen_groups)}
+    names = sorted(scen_groups, key=lambda s: (s not in core, order.get(s, 0), seen[s]))
     design = _reference().taxonomy.design_grid
     by_display = {clean_name(v.get("short_display_name") or v.get("display_name") or k): k
                   for k, v in schema.run_groups.items()}

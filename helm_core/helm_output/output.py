@@ -201,12 +201,28 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
             "when a run is opened: instance counts come from stats.json (num_instances), and no per-instance "
             "confidences were computed at load."]
     meta["lazy_instances"] = not eager
+    meta["metric_descriptions"] = _metric_descriptions(schema, set(release.results["metric"]))
     meta["counts"] = {**meta.get("counts", {}), "runs": int(len(run_df)),
                       "instances": int(run_df["n_instances"].sum()) if len(run_df) else 0}
     meta["instance_confidences"] = confidences
     release = Release(results=release.results, models=release.models, taxonomy=release.taxonomy, meta=meta,
                       published_win_rates=release.published_win_rates, paper_models=release.paper_models)
     return HelmOutput(release=release, runs=run_df, run_stats=stat_df, digest=tree.digest, source=tree, files=files)
+
+
+def _metric_descriptions(schema, shown: set[str]) -> dict[str, str]:
+    """Column name -> what the suite's schema.json says the metric measures, for the columns the results hold
+    (e.g. "Max prob" -> "Model's average confidence in its prediction ..."), so pages describe the suite's own
+    metrics rather than classic's."""
+    from .schema import _metric_display
+
+    out: dict[str, str] = {}
+    for name, m in schema.metrics.items():
+        desc = m.get("description") if isinstance(m, dict) else None
+        disp = _metric_display(name, schema)
+        if isinstance(desc, str) and desc.strip() and disp in shown:
+            out.setdefault(disp, clean_name(desc, 300))
+    return out
 
 
 def _complete(rows: list[dict], model_names: list[str]) -> list[dict]:
@@ -314,12 +330,15 @@ def core_gaps(release: Release) -> pd.DataFrame:
 def summary(output: HelmOutput) -> dict:
     """What was loaded, for the data page: counts, scenarios (core / extra), metric groups with values,
     what is missing compared with the core grid, and the loader's notes."""
+    from .. import grid, taxonomy  # the grid the Grid page draws, on the release's own scenarios
+
     rel = output.release
     res = rel.results
     scen = rel.taxonomy.scenarios
     core = core_scenarios()
     gaps = core_gaps(rel)
     with_values = sorted(set(res.loc[res["value"].notna(), "metric_group"]))
+    drawn = grid.measured(rel, "data")
     return {
         "release": rel.name,
         "loaded_from": rel.meta.get("loaded_from", ""),
@@ -329,6 +348,11 @@ def summary(output: HelmOutput) -> dict:
         "extra_scenarios": [s for s in scen["scenario"] if s not in core],
         "missing_core_scenarios": [s for s in core if s not in set(scen["scenario"])],
         "metric_groups": [g for g in KNOWN_GROUPS if g in with_values],
+        # the seven classic groups with a value (what the home page counts), and the Grid page's own cells
+        "metric_groups_measured": taxonomy.groups_with_values(rel),
+        "grid_scenarios": list(grid.grid_scenarios(rel)),
+        "grid_cells": int(drawn.size),
+        "grid_cells_measured": int(drawn.to_numpy().sum()),
         "missing_core_groups": [g for g in CORE_GROUPS if g not in with_values],
         "runs": int(len(output.runs)),
         "runs_with_instances": int(output.runs["has_instances"].sum()) if len(output.runs) else 0,

@@ -14,9 +14,9 @@ from ..data import DataError
 from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, Source, _parse_json
 from .fields import _expect, _num, _opt_str, clean_name
 from .stats import STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
-from .schema import (GROUP_STATS, KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema,
+from .schema import (KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema,
                      _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference,
-                     core_scenarios)
+                     core_scenarios, group_stats)
 from .instances import _instances_from, _pert_name, _trial, instance_confidences
 
 RUN_COLUMNS = ["run", "run_name", "folder", "suite", "model", "model_id", "scenario", "run_group", "method",
@@ -38,6 +38,9 @@ class _Run:
     stats: list[_Stat]  # the stats the results can use (see _relevant_stat)
     stat_cols: dict = field(default_factory=dict, repr=False)  # every stat, as columns (the stats table)
     present: tuple[str, ...] = field(default_factory=tuple)  # run files present (names), read on demand
+    # run_spec.data_augmenter_spec.perturbation_specs: False when the list is empty (no perturbation was run, so
+    # stats.json's robustness / fairness "worst" stats are copies of the plain metric), None when not recorded
+    perturbed: bool | None = None
 
 
 def _run_folders(tree: Source) -> list[str]:
@@ -57,6 +60,8 @@ def relevant_stats(schema: _Schema) -> set[str]:
     """Stat names the results or the runs table can use: the metric catalogue, the main-metric guesses,
     num_instances, and every scenario's main metric (bundled core scenarios and the suite's schema.json)."""
     names = set(METRICS) | set(MAIN_METRIC_GUESSES) | {"num_instances"}
+    for g in KNOWN_GROUPS:  # the suite's own metric groups (HELM 0.5: max_prob, inference_runtime, ...)
+        names |= set(group_stats(schema, g))
     names |= set(_reference().taxonomy.scenarios["main_metric"].astype(str))
     for g in schema.run_groups.values():
         env = g.get("environment") if isinstance(g.get("environment"), dict) else {}
@@ -91,7 +96,10 @@ def _parse_run(tree: Source, folder: str, relevant: set[str] | None = None, name
     cols = _stat_columns(tree.json(_join(folder, "stats.json")), f"{shown}/stats.json", {} if names is None else names)
     stats = _stats_from_columns(cols, (lambda n: True) if relevant is None else relevant.__contains__)
     present = tuple(n for n in RUN_FILES if tree.has(_join(folder, n)))
-    return _Run(folder=folder, name=name, model_id=model, groups=list(groups), method=method,
+    aug = spec.get("data_augmenter_spec")
+    pspecs = aug.get("perturbation_specs") if isinstance(aug, dict) else None
+    perturbed = bool(pspecs) if isinstance(pspecs, list) else None
+    return _Run(folder=folder, name=name, model_id=model, groups=list(groups), method=method, perturbed=perturbed,
                 num_train_trials=trials, adapter_spec=adapter, stats=stats, stat_cols=cols,
                 present=present)
 
@@ -163,7 +171,7 @@ def _group_metrics(spec: _ScenarioSpec, group: str, schema: _Schema) -> list[tup
         if group == "accuracy":
             return [(spec.main_metric, "", disp, lower if lower is not None else False)]
         return [(spec.main_metric, group, f"{disp} ({PERTURBATION_GROUPS[group]})", lower if lower is not None else False)]
-    return [(s, "", METRICS[s][0], METRICS[s][1]) for s in GROUP_STATS.get(group, ())]
+    return [(s, "", _metric_display(s, schema), _metric_lower(s, schema)) for s in group_stats(schema, group)]
 
 
 def _results_from_runs(runs: list[_Run], run_groups: dict[str, str], specs: dict[str, _ScenarioSpec],
@@ -195,6 +203,16 @@ def _results_from_runs(runs: list[_Run], run_groups: dict[str, str], specs: dict
         return index[id(r)].get((name, split), [])
 
     for group, spec in specs.items():
+        group_runs = [r for r in runs if run_groups[r.folder] == group]
+        if group_runs and all(r.perturbed is False for r in group_runs):
+            # HELM writes worst-case robustness / fairness stats even without perturbations: copies of the plain
+            # metric, not a robustness or fairness measurement.
+            dropped = [g for g in ("robustness", "fairness") if g in spec.groups]
+            spec.groups = [g for g in spec.groups if g not in dropped]
+            if dropped:
+                notes.append(f"{spec.scenario}: no perturbation was run (run_spec.json's perturbation_specs is "
+                             f"empty), so its {' and '.join(dropped)} worst-case stats, copies of the main metric, "
+                             "are not shown as such.")
         for m in models:
             pair_runs = by_pair.get((m["model"], group), [])
             for mg in spec.groups:

@@ -3,7 +3,7 @@ and the bundled reference release used to recognise core scenarios and known mod
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -95,6 +95,8 @@ class _Schema:
     models: dict[str, dict]  # model id -> {display_name, creator_organization, access, num_parameters, release_date}
     run_groups: dict[str, dict]  # run group name -> {display_name, short_display_name, environment, metric_groups, taxonomy}
     metrics: dict[str, dict]  # metric name -> {display_name, short_display_name, lower_is_better}
+    # metric group name -> {display_name, metrics: [{name, split, perturbation_name}]} (HELM >= 0.2 schema.json)
+    metric_groups: dict[str, dict] = field(default_factory=dict)
 
 
 def _parse_schema(tree: Source) -> _Schema:
@@ -102,9 +104,11 @@ def _parse_schema(tree: Source) -> _Schema:
     models: dict[str, dict] = {}
     groups: dict[str, dict] = {}
     metrics: dict[str, dict] = {}
+    metric_groups: dict[str, dict] = {}
     for rel in paths:
         obj = _expect(tree.json(rel), dict, rel, "an object (HELM's schema)")
-        for key, target in (("models", models), ("run_groups", groups), ("metrics", metrics)):
+        for key, target in (("models", models), ("run_groups", groups), ("metrics", metrics),
+                            ("metric_groups", metric_groups)):
             items = obj.get(key, [])
             if items is None:
                 continue
@@ -113,7 +117,61 @@ def _parse_schema(tree: Source) -> _Schema:
                 _expect(item, dict, f"{rel}: '{key}[{i}]'", "an object")
                 nm = _expect(item.get("name"), str, f"{rel}: '{key}[{i}].name'", "text")
                 target.setdefault(nm, item)
-    return _Schema(models, groups, metrics)
+    return _Schema(models, groups, metrics, metric_groups)
+
+
+def _group_stat_entries(schema: _Schema, group: str) -> list[tuple[str, str]]:
+    """(stat name, perturbation name) of a metric group in the suite's schema.json, "${main_name}" kept as is;
+    empty when the schema does not define the group (older output: the catalogue after schema_classic.yaml
+    applies)."""
+    g = schema.metric_groups.get(group)
+    items = g.get("metrics") if isinstance(g, dict) else None
+    if not isinstance(items, list):
+        return []
+    out = []
+    for m in items:
+        if isinstance(m, dict) and isinstance(m.get("name"), str):
+            pert = m.get("perturbation_name")
+            out.append((m["name"], pert if isinstance(pert, str) else ""))
+    return out
+
+
+def group_stats(schema: _Schema, group: str) -> tuple[str, ...]:
+    """The stat names of a (non-accuracy) metric group: the suite's schema.json when it defines the group (HELM
+    0.5: calibration = max_prob, efficiency = inference_runtime), else the catalogue after schema_classic.yaml."""
+    own = tuple(n for n, pert in _group_stat_entries(schema, group) if not pert and not n.startswith("${"))
+    return own or GROUP_STATS.get(group, ())
+
+
+def schema_column_groups(schema: _Schema) -> tuple[dict[tuple[str, str], str], dict[str, str]]:
+    """Which metric group a leaderboard column belongs to, from the suite's schema.json: (run group display name,
+    metric display name) -> group, for each run group's own metric groups ("${main_name}" resolved with its
+    environment), and metric display name -> group for metrics that belong to one group whatever the run group."""
+    per_group: dict[tuple[str, str], str] = {}
+    anywhere: dict[str, str] = {}
+    for g in KNOWN_GROUPS:
+        for name, pert in _group_stat_entries(schema, g):
+            if not pert and not name.startswith("${"):
+                anywhere.setdefault(_metric_display(name, schema), g)
+    for rg, spec in schema.run_groups.items():
+        mgs = spec.get("metric_groups")
+        if not isinstance(mgs, list):
+            continue
+        env = spec.get("environment") if isinstance(spec.get("environment"), dict) else {}
+        shown = {clean_name(spec.get(k) or "") for k in ("short_display_name", "display_name")} | {clean_name(rg)}
+        for g in mgs:
+            if g not in KNOWN_GROUPS:
+                continue
+            for name, pert in _group_stat_entries(schema, g):
+                if pert:
+                    continue
+                if name == "${main_name}":
+                    name = env.get("main_name") if isinstance(env.get("main_name"), str) else ""
+                if not name or name.startswith("${"):
+                    continue
+                for d in shown - {""}:
+                    per_group.setdefault((d, _metric_display(name, schema)), g)
+    return per_group, anywhere
 
 
 # ----------------------------------------------------------------------------- models

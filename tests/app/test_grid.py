@@ -270,3 +270,20 @@ def test_a_later_release_cell_detail_says_why_a_group_is_blank():
     # a classic-only cell token is rejected on Lite (and the other way round)
     at = open_story_page(PAGE, query={"release": "lite", "cell": "XSUM|toxicity"})
     assert at.selectbox(key="cell").value is None
+
+
+@pytest.mark.parametrize("fixture, ticks, rule", [
+    ("helm_output", ["MMLU", "BoolQ", "NarrativeQA", "<i>GSM8K (other)</i>"], [0.5]),  # core rows, a rule, others
+    ("helm_output_0516", ["<i>bAbI (other)</i>", "<i>SST (other)</i>", "<i>LegalSupport (other)</i>",
+                          "<i>LSAT (other)</i>"], []),  # no core row: no rule
+])
+def test_a_loaded_suites_other_scenarios_are_labelled_in_the_grid(fixture, ticks, rule):
+    from pathlib import Path
+
+    from helm_core import helm_output
+    from ui import charts_coverage
+
+    rel = helm_output.read_helm_output(Path(__file__).resolve().parents[1] / "fixtures" / fixture).release
+    spec = charts_coverage.grid_spec(rel, "data", tuple(rel.model_names))
+    assert spec["layout"]["yaxis"]["ticktext"] == ticks
+    assert [s["y0"] for s in spec["layout"]["shapes"] if s.get("type") == "line"] == rule

@@ -203,3 +203,24 @@ def test_no_model_in_the_cohort_warns_in_every_section(release):
             open_section(at, label)
         assert any("No model matches the sidebar's cohort" in str(w.value) for w in at.warning), label
         assert chart_keys(at) == [], label
+
+
+def _profile_spec(at) -> dict:
+    return json.loads(next(c for c in at.get("plotly_chart") if c.proto.id.endswith("metrics_profile")).proto.spec)
+
+
+@pytest.mark.parametrize("release, kind, groups", [
+    ("classic", "scatterpolar", 7),
+    ("lite", "bar", 2),  # accuracy and efficiency only: a radar needs three axes, so bars
+    ("capabilities", "bar", 2),
+])
+def test_profile_is_a_radar_from_three_groups_and_bars_below(release, kind, groups):
+    at = open_story_page(PAGE, query={"release": release})
+    spec = _profile_spec(at)
+    assert {t["type"] for t in spec["data"]} == {kind}
+    labels = {v for t in spec["data"] for v in (t.get("theta") or t.get("y") or [])}
+    assert len(labels) == groups
+    if kind == "scatterpolar":
+        assert spec["layout"]["margin"]["t"] >= 40  # the top group's label has room above the circle
+    else:
+        assert all(str(x).replace(".", "").isdigit() or x == "no value" for t in spec["data"] for x in t["text"])

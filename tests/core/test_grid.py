@@ -239,3 +239,67 @@ def test_empty_cohort(release):
     c = G.grid_cells(release, "data", [])
     assert not c["measured"].any() and c["share"].isna().all()
     assert isinstance(G.grid_gaps(release, "data", []), pd.DataFrame)
+
+
+# ----------------------------------------------------------------------------- a loaded suite's own grid
+
+_FIXTURES = __import__("pathlib").Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def suites():
+    from helm_core import helm_output as ho
+
+    return {"own": ho.read_helm_output(_FIXTURES / "helm_output_0516").release,
+            "mixed": ho.read_helm_output(_FIXTURES / "helm_output").release}
+
+
+@pytest.mark.parametrize("name, rows, other, measured", [
+    ("own", ["bAbI", "SST", "LegalSupport", "LSAT"], ["bAbI", "SST", "LegalSupport", "LSAT"], 10),  # HELM's order
+    ("mixed", ["MMLU", "BoolQ", "NarrativeQA", "GSM8K"], ["GSM8K"], 10),  # 3 x (accuracy, calibration, robustness) + 1
+])
+def test_a_loaded_suite_grid_is_its_own_scenarios(suites, name, rows, other, measured):
+    rel = suites[name]
+    assert list(G.grid_scenarios(rel)) == rows and G.grid_row_kinds(rel)[1] == other
+    assert G.views_for(rel) == ("schema", "data")  # no paper view: the paper's count is about classic
+    g = G.grid(rel, "data")
+    assert g.shape == (len(rows), 7)
+    assert int(G.measured(rel, "data").to_numpy().sum()) == measured
+    cells = G.grid_cells(rel, "data")
+    assert len(cells) == len(rows) * 7 and int(cells["measured"].sum()) == measured
+    assert not G.measured(rel, "paper").to_numpy().any()
+    assert len(G.cell_tokens(rel)) == len(rows) * 7
+
+
+@pytest.mark.parametrize("name, scenario, group, view, needle", [
+    ("own", "SST", "robustness", "data", "No perturbation was run"),
+    ("own", "SST", "calibration", "data", "has no Calibration column for SST"),
+    ("own", "bAbI", "bias", "schema", "holds no Bias column for any scenario"),
+    ("mixed", "GSM8K", "calibration", "schema", "has no Calibration column for GSM8K"),
+    ("mixed", "MMLU", "efficiency", "data", "has no Efficiency column for MMLU"),
+])
+def test_a_loaded_suite_blank_reasons_come_from_its_own_tables(suites, name, scenario, group, view, needle):
+    r = G.blank_reason(suites[name], scenario, group, view)
+    assert needle in r.reason and r.confidence == "computed"
+
+
+@pytest.mark.parametrize("name, view, label", [
+    ("own", "schema", "Your HELM output (helm_output_0516) tables"),
+    ("own", "data", "What the data holds"),
+])
+def test_view_label_names_the_suite(suites, name, view, label):
+    assert G.view_label(suites[name], view) == label
+
+
+def test_classic_keeps_its_grid_and_paper_view(release):
+    assert G.grid_scenarios(release) == G.CORE_SCENARIOS and G.views_for(release) == G.VIEWS
+    assert G.grid_row_kinds(release) == (list(G.CORE_SCENARIOS), [])
+    assert G.view_label(release, "schema") == "HELM schema"
+
+
+@pytest.mark.parametrize("group, value, text", [
+    ("efficiency", 1.46e-5, "14.6 µs"), ("efficiency", 0.0477, "47.7 ms"), ("efficiency", 2.5, "2.5 s"),
+    ("accuracy", 0.6, "0.600"), ("calibration", 0.41422, "0.414"), ("accuracy", float("nan"), "no value"),
+])
+def test_format_value_at_every_scale(group, value, text):
+    assert G.format_value(group, value) == text

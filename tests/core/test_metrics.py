@@ -193,3 +193,31 @@ def test_default_profile_models(release, cohort, k):
     table, _ = shown_group_win_rates(release, names)
     assert table.loc[got, list(CORE_GROUPS)].notna().all(axis=None)
     assert M.default_profile_models(release, [], k) == []
+
+
+# ----------------------------------------------------------------------------- a suite with its own schema
+
+
+@pytest.fixture(scope="module")
+def own_suite():
+    from pathlib import Path
+
+    from helm_core import helm_output as ho
+
+    return ho.read_helm_output(Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516").release
+
+
+@pytest.mark.parametrize("group, direction, metrics, own", [
+    ("accuracy", "higher is better", "EM, Macro-F1", "Macro-F1: Population-level macro-averaged F1 score."),
+    ("calibration", "no direction", "Max prob", "Max prob: Model's average confidence in its prediction"),
+    ("efficiency", "lower is better", "Observed inference time (s)", "Average observed time to process a request"),
+    ("robustness", "higher is better", "", ""),  # no column: classic's description, no own one
+])
+def test_group_overview_describes_the_suites_own_columns(own_suite, group, direction, metrics, own):
+    row = M.group_overview(own_suite).set_index("metric_group").loc[group]
+    assert row["direction"] == direction and row["metrics"] == metrics
+    assert (own in row["own_definition"]) if own else row["own_definition"] == ""
+
+
+def test_group_overview_on_classic_has_no_own_definitions(release):
+    assert (M.group_overview(release)["own_definition"] == "").all()

@@ -113,3 +113,27 @@ def test_unknown_claim_kind_is_rejected(tmp_path):
                  'kind = "rumour"\n', encoding="utf-8")
     with pytest.raises(DataError, match="kind 'rumour'"):
         load_claims(p)
+
+
+# ----------------------------------------------------------------------------- the home page on any release
+
+
+@pytest.mark.parametrize("measured, total, text", [(7, 7, "7"), (3, 7, "3 of 7"), (0, 7, "0 of 7"),
+                                                    (2, 2, "2")])
+def test_metric_groups_text(measured, total, text):
+    from helm_core import summary
+
+    assert summary.metric_groups_text(measured, total) == text
+
+
+def test_a_suite_of_its_own_says_whose_blanks_without_the_paper_cohort():
+    from pathlib import Path
+
+    from helm_core import helm_output as ho
+    from helm_core import summary
+
+    rel = ho.read_helm_output(Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516").release
+    sentence = summary.blank_sentence(rel)
+    assert "blank cell" in sentence and "paper" not in sentence
+    assert summary.bookkeeping_metrics(rel) == ["# eval", "# train", "truncated", "# prompt tokens",
+                                                "# output tokens"]
