@@ -169,6 +169,8 @@ def _across_reading(ms) -> str:
     n_single = int(ms["kind"].isin(["single", "none"]).sum())
     if n_seeds:
         parts.append(f"Bars are ranges over seeds alone ({fmt.count(n_seeds, 'scenario')}).")
+    else:
+        parts.append(f"No scenario of {components.text(rel.name)} has a spread over seeds alone, so no bar is drawn.")
     if n_runs:
         parts.append(f"Where a cell combines several runs that are not just seeds ({named(['runs', 'unknown'])}), its "
                      "median is shown as text, off the scale, because it is not a seed spread.")

@@ -318,6 +318,11 @@ def test_sensitivity_reads_only_the_marks_it_draws_on_every_scenario():
         t = texts(at)
         assert "HellaSwag and OpenbookQA" not in t and "(MMLU, RAFT, CivilComments)" not in t, label
         assert "Try NaturalQuestions" not in t, label
+        if label == "Across scenarios":
+            assert "Bars are ranges over seeds alone" not in t
+            assert "has a spread over seeds alone, so no bar is drawn" in t
+            spec = chart_spec(at, "sensitivity_median")
+            assert not [tr for tr in spec["data"] if tr.get("type") == "bar"]
 
 
 # ----------------------------------------------------------------------------- Limits
