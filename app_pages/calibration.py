@@ -311,7 +311,7 @@ def _interfaces() -> None:
             st.markdown(f"**{components.text(rel.name)} ran the same model and scenario under several interfaces**, "
                         "so it has its own comparison (main metric on the main split, from each run's stats.json):"
                         "\n\n" + "\n".join(f"- {components.text(t)}" for t in calibration.method_sentences(own)))
-            components.table(own.drop(columns=["run"]), formats={"value": "{:.3f}", "ece": "{:.3f}"})
+            components.table(own.drop(columns=["run"]), formats={"value": fmt.value, "ece": fmt.value})
         if uses.empty:
             if own.empty:
                 st.info(f"None of the core scenarios that use {method} by default is in {rel.name}, and it runs no "

@@ -236,12 +236,12 @@ def _best_or_worst() -> None:
             st.markdown("**Everyone at their best seed**")
             b = table.sort_values(["rank_if_best", "model"])[["rank_if_best", "model", "best", "move"]]
             b = b.rename(columns={"rank_if_best": "rank", "best": metric, "move": "change"})
-            components.table(b, formats={"rank": "{:.0f}"}, highlight=b["change"] != "=")
+            components.table(b, formats={"rank": fmt.count}, highlight=b["change"] != "=")
         with right:
             st.markdown("**Everyone at their worst seed**")
             w = table.sort_values(["rank_if_worst", "model"])[["rank_if_worst", "model", "worst", "move"]]
             w = w.rename(columns={"rank_if_worst": "rank", "worst": metric, "move": "change"})
-            components.table(w, formats={"rank": "{:.0f}"}, highlight=w["change"] != "=")
+            components.table(w, formats={"rank": fmt.count}, highlight=w["change"] != "=")
         st.caption("change: places gained (▲) or lost (▼) going from the best-seed ranking to the worst-seed one. "
                    f"Models that ran a single seed are left out ({len(sp) - len(flips)} here).")
         fig = charts.figure(rank_slope_spec(scenario, models))
