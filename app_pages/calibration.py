@@ -18,6 +18,8 @@ correlation_summary = cache.on_release(calibration.correlation_summary)
 claim_verdicts = cache.on_release(calibration.claim_verdicts)
 models_without_ece = cache.on_release(calibration.models_without_ece)
 method_scenarios = cache.on_release(calibration.method_scenarios)
+published_calibration = cache.on_release(calibration.published_calibration)
+published_ece = cache.on_release(calibration.published_ece)
 simulated_reliability = st.cache_data(max_entries=256, show_spinner=False)(calibration.simulated_reliability)
 
 BUNDLED = "bundled HELM run"
@@ -79,6 +81,15 @@ rel = cache.active_release()
 models = cache.active_models()
 components.release_gap(["calibration"], "calibration")  # Lite, Capabilities: no ECE cells; link to classic
 scenarios = calibration_scenarios()
+published = published_calibration()
+
+
+def _no_published_ece() -> str:
+    """HELM published no ECE for this release: say so, naming what its calibration column holds instead."""
+    cols = published["metrics"]
+    return (f"HELM published no ECE for {components.text(rel.name)}"
+            + (f": its calibration column is {components.text(fmt.names(cols))}." if cols else
+               ": its tables hold no calibration column."))
 
 
 @st.fragment
@@ -112,7 +123,7 @@ def reliability_panel(source: str, groups) -> None:
             n = st.slider("Answers simulated", *N_RANGE, value=1000, step=50, key="cal_n", bind="query-params",
                           help="HELM warns that a 10-bin ECE needs about 300 instances to be reliable.")
         summary = simulated_reliability(float(acc), float(conf), int(n), calibration.N_BINS, strategy, 0)
-        title = f"SIMULATION · accuracy {acc:.0%}, confidence shift {conf:+.1f}, {int(n):,} answers"
+        title = f"SIMULATION · accuracy {fmt.share(acc, 0)}, confidence shift {conf:+.1f}, {fmt.count(int(n))} answers"
     elif source == BUNDLED:
         summary, title = bundled.reliability_choice(strategy)
     else:
@@ -123,18 +134,30 @@ def reliability_panel(source: str, groups) -> None:
         row = groups.iloc[labels.index(label)]
         summary = release_reliability(str(row["model"]), str(row["scenario"]), str(row["run"]),
                                       calibration.N_BINS, strategy)
-        title = f"{label} · {summary['n']:,} answers"
+        title = f"{label} · {fmt.count(summary['n'])} answers"
+        helm_ece = published_ece(str(row["model"]), str(row["scenario"]))
+        st.caption(
+            f"ECE computed by this app from the run's per-instance confidences ({fmt.count(summary['n'], 'answer')}), "
+            "binned as HELM's ece_10_bin. "
+            + (f"HELM's own table gives this cell an ECE of {fmt.value(helm_ece)}." if not math.isnan(helm_ece) else
+               _no_published_ece())
+        )
     m = st.columns(5)
-    m[0].metric("ECE", f"{summary['ece']:.3f}", help="Expected calibration error, 10 bins; 0 is perfect.")
-    m[1].metric("Share correct", f"{summary['accuracy']:.1%}")
-    m[2].metric("Mean confidence", f"{summary['mean_confidence']:.1%}", help="The mean stated confidence.")
-    m[3].metric("Answers", f"{summary['n']:,}")
-    m[4].metric("Top-10% accuracy", f"{summary['selective_accuracy_10']:.1%}",
+    if source == "data":
+        m[0].metric("ECE (computed here)", fmt.value(summary["ece"]),
+                    help="Computed by this app from the run's per-instance confidences (the probability of the "
+                         "chosen answer) with HELM's 10-bin rule; 0 is perfect. Not a number HELM published.")
+    else:
+        m[0].metric("ECE", fmt.value(summary["ece"]), help="Expected calibration error, 10 bins; 0 is perfect.")
+    m[1].metric("Share correct", fmt.share(summary['accuracy']))
+    m[2].metric("Mean confidence", fmt.share(summary['mean_confidence']), help="The mean stated confidence.")
+    m[3].metric("Answers", fmt.count(summary['n']))
+    m[4].metric("Top-10% accuracy", fmt.share(summary['selective_accuracy_10']),
                 help="Share correct among the 10% most confident answers (selective accuracy at 10% coverage, "
                      "one of HELM's detailed calibration metrics).")
     if summary["few_samples"]:
         st.warning(
-            f"Only {summary['n']:,} answers: HELM notes that a 10-bin ECE needs about "
+            f"Only {fmt.count(summary['n'])} answers: HELM notes that a 10-bin ECE needs about "
             f"{calibration.MIN_RELIABLE_SAMPLES} or more to be reliable. With few answers per bin, even a "
             "perfectly calibrated model shows a sizeable ECE from chance alone.",
             icon=":material/warning:",
@@ -145,10 +168,10 @@ def reliability_panel(source: str, groups) -> None:
     with presenter.into(chart_slot):
         components.chart(
             fig, key="calibration_reliability", main=True,
-            alt=(("Simulated " if summary.get("simulated", True) else "") + f"reliability diagram: ECE {summary['ece']:.3f} "
-                 f"over {summary['n']:,} answers in {len(shown)} non-empty bins of "
+            alt=(("Simulated " if summary.get("simulated", True) else "") + f"reliability diagram: ECE {fmt.value(summary['ece'])} "
+                 f"over {fmt.count(summary['n'])} answers in {len(shown)} non-empty bins of "
                  f"{calibration.STRATEGY_LABELS[strategy]}; per bin confidence → share correct: "
-                 + "; ".join(f"{c:.2f} → {a:.2f} (n={k})" for c, a, k in
+                 + "; ".join(f"{fmt.value(c, 2)} → {fmt.value(a, 2)} (n={k})" for c, a, k in
                              zip(shown["mean_confidence"], shown["accuracy"], shown["count"]))),
             data=bins, data_name="reliability_bins",
         )
@@ -170,6 +193,8 @@ def _diagram() -> None:
         "by how many answers each bin holds. Points below the diagonal mean the model says more than it knows."
     )
     components.claim("ece_definition", compact=True)
+    if not published["has_ece"] and not rel.is_later:  # Lite, Capabilities: release_gap above says so
+        st.caption(_no_published_ece())
 
     groups = instance_groups()
     options = ("simulation", BUNDLED) if groups.empty else ("data", "simulation", BUNDLED)
@@ -203,7 +228,7 @@ def _diagram() -> None:
 def _data() -> None:
     st.subheader("2 · The data: accuracy against calibration, model by model")
     if not scenarios:
-        st.info(f"{rel.name} has no calibration values (ECE), so accuracy cannot be compared with calibration here.",
+        st.info(_no_published_ece() + " So accuracy cannot be compared with HELM's calibration error here.",
                 icon=":material/info:")
     elif components.has_models(models, "accuracy against calibration"):
         st.markdown(
@@ -222,7 +247,7 @@ def _data() -> None:
         else:
             metric = str(df["accuracy_metric"].iloc[0])
             c = st.columns(3)
-            c[0].metric("Models with both values", f"{corr['n']:,}")
+            c[0].metric("Models with both values", fmt.count(corr['n']))
             c[1].metric("Rank correlation, accuracy vs ECE", f"{corr['spearman']:+.2f}",
                         help="Spearman: rank both, then Pearson on the ranks. + means more accurate models have a "
                              "higher ECE (worse calibrated); − means they are better calibrated.")
@@ -233,8 +258,8 @@ def _data() -> None:
             components.chart(
                 fig, key="calibration_scatter",
                 alt=(f"Scatter of {len(df)} models on {scenario}: accuracy ({metric}) against ECE, rank correlation "
-                     f"{corr['spearman']:+.2f}. Most accurate: {best['model']} ({best['accuracy']:.3f}, ECE "
-                     f"{best['ece']:.3f}); best calibrated: {lowest['model']} (ECE {lowest['ece']:.3f})."),
+                     f"{corr['spearman']:+.2f}. Most accurate: {best['model']} ({fmt.value(best['accuracy'])}, ECE "
+                     f"{fmt.value(best['ece'])}); best calibrated: {lowest['model']} (ECE {fmt.value(lowest['ece'])})."),
                 data=df, data_name=f"accuracy_vs_ece_{scenario}",
             )
         missing = models_without_ece(scenario, models)
@@ -251,6 +276,13 @@ def _data() -> None:
                 components.claim(v["claim_id"], compact=True)
                 colour = VERDICT_BADGE.get(v["verdict"], "gray")
                 st.markdown(f":{colour}-badge[This release {v['verdict']}] {components.text(v['detail'])}")
+
+
+def _own_comparison():
+    """The loaded suite's own joint / separate / separate-calibrated runs of one model on one scenario, for the
+    models of the cohort (empty for a bundled release)."""
+    comp = cache.method_comparison()
+    return comp[comp["model"].isin(set(models))].reset_index(drop=True)
 
 
 def _interfaces() -> None:
@@ -274,13 +306,21 @@ def _interfaces() -> None:
         st.markdown(how)
     with right:
         uses = method_scenarios(method, models)
+        own = _own_comparison()
+        if not own.empty:
+            st.markdown(f"**{components.text(rel.name)} ran the same model and scenario under several interfaces**, "
+                        "so it has its own comparison (main metric on the main split, from each run's stats.json):"
+                        "\n\n" + "\n".join(f"- {components.text(t)}" for t in calibration.method_sentences(own)))
+            components.table(own.drop(columns=["run"]), formats={"value": fmt.value, "ece": fmt.value})
         if uses.empty:
-            st.info(f"None of the core scenarios that use {method} by default is in {rel.name}.")
+            if own.empty:
+                st.info(f"None of the core scenarios that use {method} by default is in {rel.name}, and it runs no "
+                        "model on one scenario under two interfaces.")
         else:
             st.markdown(f"**Core scenarios that use *{method}* by default in HELM**, with the models of the current "
                         f"cohort measured there ({rel.name}):\n\n"
-                        + "\n".join(f"- {components.text(r.scenario)}: {r.models_with_accuracy:,} with accuracy, "
-                                     f"{r.models_with_ece:,} with an ECE" for r in uses.itertuples()))
+                        + "\n".join(f"- {components.text(r.scenario)}: {fmt.count(r.models_with_accuracy)} with accuracy, "
+                                     f"{fmt.count(r.models_with_ece)} with an ECE" for r in uses.itertuples()))
         components.claim("mc_methods", compact=True)
     st.markdown(f"**What the paper found, with *{method}* in view:**")
     for cid in RELATED[method]:
@@ -298,7 +338,7 @@ def _interfaces() -> None:
     if not models:
         st.warning("No model matches the sidebar's cohort and access filter.")
     elif not scenarios:
-        st.info(f"{rel.name} has no calibration values, so there is nothing to compare accuracy with.")
+        st.info(_no_published_ece() + " So there is no ECE to set beside accuracy.")
     else:
         gaps = models_without_ece(None, models)
         if gaps.empty:
@@ -308,9 +348,9 @@ def _interfaces() -> None:
             never = gaps[gaps["n_with_ece"] == 0]
             some = gaps[gaps["n_with_ece"] > 0]
             c = st.columns(2)
-            c[0].metric("Models with accuracy but never an ECE", f"{len(never):,}",
+            c[0].metric("Models with accuracy but never an ECE", fmt.count(len(never)),
                         help=f"Across the {len(scenarios)} scenarios where {rel.name} reports ECE for some model.")
-            c[1].metric("Models missing ECE on some scenarios only", f"{len(some):,}")
+            c[1].metric("Models missing ECE on some scenarios only", fmt.count(len(some)))
             if not never.empty:
                 st.markdown("**No ECE anywhere:** " + components.text(", ".join(never["model"])) + ".")
             if not some.empty:

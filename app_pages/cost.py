@@ -5,12 +5,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import fmt, frontier, ranking, releases
+from helm_core import fmt, frontier, ranking
 from ui import cache, charts_rankings, components, presenter, recipe_controls, state
 
 cost_view = cache.on_release(frontier.cost_view)
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
-group_metric_names = cache.on_release(releases.group_metric_names)
+cost_label = cache.on_release(frontier.cost_label)
+efficiency_metrics = cache.on_release(frontier.efficiency_metrics)
 
 ACCURACY_ONLY = (("accuracy", 1.0),)
 CAP_CAPTIONS = {"win_rate": "HELM's head-to-head accuracy win rate", "mean_accuracy": "mean of the main metric"}
@@ -51,10 +52,7 @@ def chart_section() -> None:
     fr = v.frontier
     f = fr.frame
     x_label = frontier.CAPABILITY_MEASURES[cap]
-    y_label = frontier.COST_MEASURES[cost]
-    runtime_metrics = group_metric_names("efficiency")
-    if cost == "runtime" and len(runtime_metrics) == 1:  # the release's own efficiency metric (observed on Lite)
-        y_label = f"Mean {runtime_metrics[0][0].lower()}{runtime_metrics[0][1:]}"
+    y_label = cost_label(cost)  # the release's own efficiency metric (observed on Lite and in a user's suite)
     harm_label = frontier.HARM_MEASURES[harm][2]
     components.release_gap([frontier.HARM_MEASURES[harm][0]], "cost")
 
@@ -123,7 +121,7 @@ def chart_section() -> None:
         if len(front):
             st.markdown(
                 f"**On the Pareto front ({len(front)}):** "
-                + ", ".join(f"{components.text(m)} ({c:.3f})" for m, c in zip(front["model"], front["capability"]))
+                + ", ".join(f"{components.text(m)} ({fmt.value(c)})" for m, c in zip(front["model"], front["capability"]))
                 + ". Every other model above the band is beaten on both axes by one of these."
             )
 
@@ -159,8 +157,10 @@ def _basis_note(what: str, basis: str, scenarios: tuple[str, ...]) -> str:
 def _table(drawn: pd.DataFrame, y: str) -> pd.DataFrame:
     t = drawn[["model", "organization", "access", "capability", "runtime_s", "harm", "params", "params_speculative",
                "pareto"]].copy()
-    t["params"] = [charts_rankings.fmt_params(p, s) for p, s in zip(t["params"], t["params_speculative"])]
-    return t.drop(columns="params_speculative").round({"capability": 3, "runtime_s": 3, "harm": 5}) \
+    t["params"] = [fmt.params(p, s) for p, s in zip(t["params"], t["params_speculative"])]
+    # runtime_s keeps its precision (a small model answers in microseconds); `runtime` reads it at its scale
+    t.insert(t.columns.get_loc("runtime_s"), "runtime", t["runtime_s"].map(fmt.seconds))
+    return t.drop(columns="params_speculative").round({"capability": 3, "harm": 5}) \
         .sort_values("capability", ascending=False)
 
 
@@ -190,7 +190,7 @@ def _paper() -> None:
             st.markdown(f"**The data agrees** for {cohort} ({kind} accuracy win rates): no model above 0.55 has "
                         "fewer than 50B parameters.")
         else:
-            names = ", ".join(f"{components.text(m)} ({charts_rankings.fmt_params(p, s)}, {c:.3f})"
+            names = ", ".join(f"{components.text(m)} ({fmt.params(p, s)}, {fmt.value(c)})"
                               for m, p, s, c in ce[["model", "params", "params_speculative", "capability"]]
                               .head(8).itertuples(index=False))
             more = f" and {len(ce) - 8} more" if len(ce) > 8 else ""
@@ -203,8 +203,8 @@ def _paper() -> None:
             st.info("No accuracy win rates in this cohort to compare access levels.")
         else:
             st.markdown(f"Best model per access level (accuracy win rate, rank in {cohort}):  \n" + "  \n".join(
-                f"- **{components.text(r.access)}**: {components.text(r.model)} ({r.capability:.3f}, #{r.rank} of "
-                f"{len(checks.frontier.frame):,}; {fmt.count(r.models, components.text(r.access) + ' model')})"
+                f"- **{components.text(r.access)}**: {components.text(r.model)} ({fmt.value(r.capability)}, #{r.rank} of "
+                f"{fmt.count(len(checks.frontier.frame))}; {fmt.count(r.models, components.text(r.access) + ' model')})"
                 for r in acc.itertuples()))
             top_access = acc.iloc[0]["access"]
             st.markdown(
@@ -237,6 +237,10 @@ def _paper() -> None:
         else:
             st.info("Fewer than three models in this cohort have a runtime, so the trade-off cannot be checked.")
         components.claim("denoised_runtime")
+        eff = efficiency_metrics()
+        if eff and not any("denoised" in m.lower() for m in eff):
+            st.caption(f"{rel_name}'s efficiency column is {components.text(fmt.names(eff))}, as its schema names it: "
+                       "the claim above describes HELM classic's denoised runtime, which this data does not hold.")
 
 
 components.sections("cost_section", {

@@ -42,7 +42,7 @@ def evidence_dense() -> None:
     c = headline_counts(models)
     cols = st.columns(4)
     cols[0].metric("Models, same exam", fmt.count(c["models"]))
-    cols[1].metric("Core scenarios", fmt.count(c["scenarios"]))
+    cols[1].metric("Core scenarios" if rel.is_classic else "Scenarios", fmt.count(c["scenarios"]))
     cols[2].metric("Accuracy measured", fmt.ratio(c["accuracy_measured"], c["accuracy_cells"]),
                    help=summary.coverage_help(c))
     cols[3].metric("Schema cells measured", fmt.ratio(c["core_cells_listed_measured"], c["core_cells_listed"]),
@@ -50,7 +50,7 @@ def evidence_dense() -> None:
                         f"{fmt.count(c['core_cells_listed'], 'model × scenario × group cell')} that HELM's schema lists "
                         f"have a value; the {fmt.count(c['core_cells_by_design'], 'cell')} the schema leaves blank by "
                         "design are not counted.")
-    if not cache.cohort_applies(rel):
+    if not rel.is_classic:
         tail = "the paper's 96.0% is about HELM classic's models and scenarios, so compare on the classic release."
     elif cache.active_cohort() == "paper":
         tail = "the models the paper's 96.0% is about; choose 'all' in the sidebar to add the models HELM ran later."
@@ -64,13 +64,13 @@ def evidence_blank_cells() -> None:
         st.info(NO_MODELS)
         return
     df = blank_cells(models)
-    alt = "; ".join(f"{r.label}: {r.blank_share:.0%} blank ({r.by_design:,} by design, {r.not_run:,} not run)"
+    alt = "; ".join(f"{r.label}: {fmt.share(r.blank_share, 0)} blank ({fmt.count(r.by_design)} by design, {fmt.count(r.not_run)} not run)"
                     for r in df.itertuples())
     components.chart(charts_critique.blank_cells_bars(df), key="limits_blank_cells",
                      alt=f"Blank cells per metric group, {rel.name}: {alt}.", data=df, data_name="blank_cells_by_group")
     worst = df.sort_values("blank_share", ascending=False).iloc[0]
-    st.caption(f"Computed from {rel.name}: {worst['label']} is blank in {worst['blank_share']:.0%} of the "
-               f"{int(worst['cells']):,} model × scenario cells of this cohort. Hatching separates the two kinds of blank.")
+    st.caption(f"Computed from {rel.name}: {worst['label']} is blank in {fmt.share(worst['blank_share'], 0)} of the "
+               f"{fmt.count(int(worst['cells']))} model × scenario cells of this cohort. Hatching separates the two kinds of blank.")
     sentence = blank_sentence(models)
     if sentence:
         st.caption(components.text(sentence))
@@ -90,16 +90,29 @@ def evidence_model_set() -> None:
     if df.empty:
         st.info(f"{components.text(model)} has no accuracy values to compare in {rel.name}.")
         return
-    alt = "; ".join(f"against {r.rivals}: {r.win_rate:.2f}, rank {r.rank} of {r.ranked}" for r in df.itertuples())
+    alt = "; ".join(f"against {r.rivals}: {fmt.value(r.win_rate, 2)}, rank {r.rank} of {r.ranked}" for r in df.itertuples())
     components.chart(charts_critique.rival_set_bars(df, model), key="limits_model_set",
                      alt=f"Accuracy win rate of {model}: {alt}.", data=df, data_name="win_rate_by_rivals")
-    lo, hi = df.loc[df["win_rate"].idxmin()], df.loc[df["win_rate"].idxmax()]
-    st.markdown(
-        f"Same model, same cells: a win rate of **{lo['win_rate']:.2f}** against {components.text(lo['rivals'])} "
-        f"and **{hi['win_rate']:.2f}** against {components.text(hi['rivals'])}."
-    )
+    st.markdown(rival_sentence(df, model))
     st.caption(f"Recomputed from {rel.name} as HELM's summarize.py does (ties count half, cells flagged ☠ left out); "
                "these are recomputed win rates, not HELM's published column.")
+
+
+def rival_sentence(df, model: str) -> str:
+    """What the win rates against the sets of rivals show: the spread when they differ, and plainly when this
+    cohort allows only one set, or every set gives the same number."""
+    lo, hi = df.loc[df["win_rate"].idxmin()], df.loc[df["win_rate"].idxmax()]
+    who = components.text(model)
+    if len(df) == 1:
+        return (f"This cohort allows one set of rivals only: {who} has a win rate of **{fmt.value(lo['win_rate'], 2)}** "
+                f"(#{int(lo['rank'])} of {fmt.count(lo['ranked'])}) against {components.text(lo['rivals'])}. Widen "
+                "the sidebar's cohort to see the same cells score differently against other fields.")
+    if lo["win_rate"] == hi["win_rate"]:
+        return (f"Here {who} has the same win rate, **{fmt.value(lo['win_rate'], 2)}**, against each of the "
+                f"{fmt.count(len(df), 'set')} of rivals: its rank among them does not change with the field.")
+    return (f"Same model, same cells: a win rate of **{fmt.value(lo['win_rate'], 2)}** against "
+            f"{components.text(lo['rivals'])} and **{fmt.value(hi['win_rate'], 2)}** against "
+            f"{components.text(hi['rivals'])}.")
 
 
 def evidence_seed_spread() -> None:
@@ -111,13 +124,13 @@ def evidence_seed_spread() -> None:
         st.info(f"No accuracy cell of this cohort in {rel.name} records its seeds separately "
                 "(a run count equal to the number of trials), so the seed spread cannot be shown.")
         return
-    alt = "; ".join(f"{r.model} on {r.scenario}: {r.min:.3f} to {r.max:.3f}" for r in df.itertuples())
+    alt = "; ".join(f"{r.model} on {r.scenario}: {fmt.value(r.min)} to {fmt.value(r.max)}" for r in df.itertuples())
     components.chart(charts_critique.seed_dumbbell(df), key="limits_seed_spread",
                      alt=f"Widest ranges over in-context-example seeds, {rel.name}: {alt}.", data=df,
                      data_name="widest_seed_ranges")
     top = df.iloc[0]
     st.caption(f"Computed from {rel.name}: the widest is {components.text(top['model'])} on "
-               f"{components.text(top['scenario'])}, from {top['min']:.3f} to {top['max']:.3f} {top['metric']} "
+               f"{components.text(top['scenario'])}, from {fmt.value(top['min'])} to {fmt.value(top['max'])} {top['metric']} "
                f"over {int(top['seeds'])} seeds. Only cells whose runs are exactly the seeds are used.")
 
 
@@ -132,9 +145,9 @@ def evidence_contamination() -> None:
         return
     counts = limits_evidence.contamination_counts(df)
     cols = st.columns(2)
-    cols[0].metric("☠ strongly contaminated cells", f"{counts['strong_cells']:,}",
+    cols[0].metric("☠ strongly contaminated cells", fmt.count(counts['strong_cells']),
                    help=f"{fmt.count(counts['strong_models'], 'model')}; left out of win rates, as HELM does.")
-    cols[1].metric("⚠ weaker flags", f"{counts['weaker_cells']:,}", help=f"{fmt.count(counts['weaker_models'], 'model')}.")
+    cols[1].metric("⚠ weaker flags", fmt.count(counts['weaker_cells']), help=f"{fmt.count(counts['weaker_models'], 'model')}.")
     shown = df.assign(flag=df["mark"] + " " + df["level"])[
         ["flag", "model", "scenario", "metric", "accuracy", "in_win_rates"]]
     st.dataframe(shown, hide_index=True, width="stretch",
@@ -159,9 +172,9 @@ def evidence_moving_target() -> None:
         return
     components.chart(charts_critique.moving_target_bars(df, ex["model"], ex["scenario"], rel.name),
                      key="limits_moving_target",
-                     alt="; ".join(f"{r.metric}: paper {r.paper:.1f}%, {rel.name} {r.release:.1f}%" for r in df.itertuples()),
+                     alt="; ".join(f"{r.metric}: paper {fmt.value(r.paper, 1)}%, {rel.name} {fmt.value(r.release, 1)}%" for r in df.itertuples()),
                      data=df, data_name="paper_vs_release")
-    parts = [f"{r.metric}: {r.paper:.1f}% in the paper, {r.release:.1f}% in {rel.name} ({r.difference:+.1f} points)"
+    parts = [f"{r.metric}: {fmt.value(r.paper, 1)}% in the paper, {fmt.value(r.release, 1)}% in {rel.name} ({r.difference:+.1f} points)"
              for r in df.itertuples()]
     worst = df.loc[df["difference"].abs().idxmax()]
     verdict = ("The data disagrees with the paper" if abs(worst["difference"]) >= 1 else "The data agrees with the paper")
@@ -185,6 +198,9 @@ step = steps[step_no - 1]
 with st.container(border=True):
     st.subheader(f"{step_no}. {step.title}")
     st.markdown(step.text)
+    if not rel.is_classic:
+        st.caption(f"The text above is about HELM classic and its 2022 paper; the evidence below is computed from "
+                   f"{components.text(rel.name)}.")
     EVIDENCE[step.evidence]()
     for cid in step.claims:
         components.claim(cid, compact=step.evidence != "claims")

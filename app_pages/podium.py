@@ -5,14 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import ranking
+from helm_core import fmt, ranking
 from helm_core.data import GROUP_LABELS
 from ui import cache, charts, charts_rankings, components, presenter, recipe_controls, state
 
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
 recipe_stability = cache.on_release(ranking.recipe_stability)
 paper_podium_check = cache.on_release(ranking.paper_podium_check)
-dominance_summary = cache.on_release(ranking.dominance_summary)
+dominance_check = cache.on_release(ranking.dominance_check)
 rival_sets = cache.on_release(ranking.rival_sets)
 model_set_effect = cache.on_release(ranking.model_set_effect)
 weights_spec = cache.on_release(charts_rankings.weights_spec)
@@ -73,7 +73,7 @@ def comparison() -> None:
     with wcol:
         components.chart(
             charts.figure(weights_spec(models, choice.items, choice.missing)), key="podium_weights",
-            alt="Current recipe weights: " + ", ".join(f"{GROUP_LABELS[g]} {v:.0%}" for g, v in rr.weights.items()
+            alt="Current recipe weights: " + ", ".join(f"{GROUP_LABELS[g]} {fmt.share(v, 0)}" for g, v in rr.weights.items()
                                                          if g in GROUP_LABELS),
             data=pd.DataFrame({"metric_group": rr.weights.index, "weight": rr.weights.round(4).to_numpy(),
                                "models_with_value": rr.coverage.reindex(rr.weights.index).fillna(0).astype(int)
@@ -85,22 +85,22 @@ def comparison() -> None:
         ranked = rr.recipe[~rr.recipe["excluded"]]
         top10 = ranked.head(10)
         if flagged.empty and not rr.recipe["excluded"].any():
-            st.markdown(f"**Every one of the {len(rr.recipe):,} models** has a value for every weighted group.")
+            st.markdown(f"**Every one of the {fmt.count(len(rr.recipe))} models** has a value for every weighted group.")
         elif choice.missing == "renormalize":
             st.markdown(
-                f"**{len(flagged):,} of {len(rr.recipe):,} models** lack a value for at least one weighted group "
+                f"**{fmt.count(len(flagged))} of {fmt.count(len(rr.recipe))} models** lack a value for at least one weighted group "
                 f"and are scored over the groups they have (marked †). In this recipe's top 10, "
                 f"**{int(top10['flagged'].sum())}** are. A model with no efficiency value cannot lose on "
                 "efficiency: switch to *exclude* to rank only models with every weighted group."
             )
         else:
             st.markdown(
-                f"**{int(rr.recipe['excluded'].sum()):,} of {len(rr.recipe):,} models** lack a value for at least "
-                f"one weighted group and are left out; **{len(ranked):,}** are ranked, in both columns: the "
+                f"**{fmt.count(int(rr.recipe['excluded'].sum()))} of {fmt.count(len(rr.recipe))} models** lack a value for at least "
+                f"one weighted group and are left out; **{fmt.count(len(ranked))}** are ranked, in both columns: the "
                 "accuracy-only ranks and the moves below count the same models."
             )
         by_group = [(GROUP_LABELS[g], len(models) - int(rr.coverage.get(g, 0))) for g in weighted]
-        gaps = [f"{lab} ({n:,})" for lab, n in by_group if n > 0]
+        gaps = [f"{lab} ({fmt.count(n)})" for lab, n in by_group if n > 0]
         if gaps:
             st.caption("Models without a value, per weighted group: " + ", ".join(gaps) + ".")
 
@@ -120,13 +120,13 @@ def comparison() -> None:
         components.table(recipe_controls.ranking_table(rr.recipe, n, "score"), height=table_height)
     with mid:
         shift = rr.shift
-        tau_text = "not defined" if pd.isna(rr.tau) else f"{rr.tau:.2f}"
+        tau_text = "not defined" if pd.isna(rr.tau) else fmt.value(rr.tau, 2)
         m1, m2 = st.columns(2)
         m1.metric("Kendall's tau, accuracy vs recipe", tau_text,
                   help="Rank agreement over the models ranked in both: 1 = same order, 0 = unrelated, "
                        "−1 = reversed (tau-b, ties handled).")
         moved = int((shift["shift"] != 0).sum())
-        m2.metric("Models that change place", f"{moved:,} of {len(shift):,}")
+        m2.metric("Models that change place", f"{fmt.count(moved)} of {fmt.count(len(shift))}")
         sel = shift[(shift["rank_a"] <= n) | (shift["rank_b"] <= n)]
         with presenter.into(chart_slot):
             components.chart(
@@ -150,7 +150,7 @@ def comparison() -> None:
                                     for m, r in down.iterrows()) or "nobody")
     st.caption("† scored over fewer groups than the recipe weighs (no value for a weighted group). "
                "Ties share the better rank.")
-    box = components.lazy_expander(f"Every model under {choice.label} ({len(rr.recipe):,}), with what each one lacks",
+    box = components.lazy_expander(f"Every model under {choice.label} ({fmt.count(len(rr.recipe))}), with what each one lacks",
                                    key="podium_full")
     if box is not None:
         with box:
@@ -162,9 +162,16 @@ def comparison() -> None:
 def _podium() -> None:
     main_slot = presenter.main_slot()
     st.caption(recipe_controls.kind_caption(base.kind, len(models), rel_name))
-    groups = ("the seven groups" if len(RANKED) == 7 else
-              f"the {len(RANKED)} groups {rel_name} measures ("
-              + " and ".join(GROUP_LABELS[g].lower() for g in RANKED) + ")")
+    held = dominance_check(models).measured  # the groups this cohort has win rates in
+    if len(RANKED) == 7 and len(held) == 7:
+        groups = "the seven groups"
+    elif len(RANKED) == 7:
+        groups = (f"the seven groups ({rel_name} has win rates in {fmt.count(len(held))} of them: "
+                  + (fmt.names([GROUP_LABELS[g].lower() for g in held]) or "none")
+                  + "; a weight on another group finds no value)")
+    else:
+        groups = (f"the {len(RANKED)} groups {rel_name} measures ("
+                  + " and ".join(GROUP_LABELS[g].lower() for g in RANKED) + ")")
     st.markdown(
         "HELM ranks models by **head-to-head win rate**: in each scenario column, the share of the other models a "
         f"model beats, averaged per metric group. A *recipe* weights {groups} into one score. "
@@ -195,8 +202,8 @@ def stability() -> None:
     w_typ = rr.weights[rr.weights > 0]
     rel_sd = float((sd[w_typ.index] / w_typ).median())
     st.markdown(
-        f"**A simulation:** {N_SAMPLES:,} weight vectors drawn at random around the recipe (Dirichlet, "
-        f"concentration {conc:g}: a typical weight moves by about ±{rel_sd:.0%} of its value), the models "
+        f"**A simulation:** {fmt.count(N_SAMPLES)} weight vectors drawn at random around the recipe (Dirichlet, "
+        f"concentration {conc:g}: a typical weight moves by about ±{fmt.share(rel_sd, 0)} of its value), the models "
         "ranked under each. The win rates are HELM's; only the weights are simulated. Seed 0, so the numbers "
         "are reproducible."
     )
@@ -207,16 +214,30 @@ def stability() -> None:
         .head(8)
     components.chart(
         charts_rankings.stability_chart(leaders, top=8), key="podium_stability",
-        alt=("Podium stability: " + "; ".join(f"{m} first in {r.p_first:.1%}, top 3 in {r.p_top3:.1%}"
+        alt=("Podium stability: " + "; ".join(f"{m} first in {fmt.share(r.p_first)}, top 3 in {fmt.share(r.p_top3)}"
                                               for m, r in leaders.iterrows())),
         data=stab.reset_index().round(4), data_name="podium_stability",
     )
-    best = stab.iloc[0]
-    sure = "robust" if best["p_first"] >= 0.9 else ("fragile" if best["p_first"] < 0.5 else "fairly stable")
-    st.markdown(
-        f"First place looks **{sure}**: {components.text(stab.index[0])} is first in {best['p_first']:.1%} of "
-        f"the samples. {int((stab['p_top3'] > 0.05).sum()):,} models reach the top three in more than 5% of them."
-    )
+    st.markdown(stability_sentence(ranking.stability_verdict(stab), stab))
+
+
+def stability_sentence(v: ranking.StabilityVerdict, stab: pd.DataFrame) -> str:
+    """The verdict on first place (helm_core.ranking.stability_word), with the numbers it rests on."""
+    leader = components.text(v.leader)
+    if v.word == "unchallenged":
+        return f"Only {leader} can be ranked under this recipe, so it is first in every sample: there is no contest."
+    runner = components.text(v.runner_up)
+    numbers = (f"{leader} is first in {fmt.share(v.p_first)} of the samples, {runner} in {fmt.share(v.p_runner_up)}; "
+               f"by chance alone, each of the {fmt.count(v.n_models, 'model')} ranked would be first in "
+               f"{fmt.share(v.chance)}.")
+    head = ("First place is **a toss-up**: " if v.word == "a toss-up" else f"First place looks **{v.word}**: ")
+    if v.n_models <= 3:
+        tail = (f" With {fmt.count(v.n_models, 'model')} ranked, every one of them is in the top three in every "
+                "sample, so only first place tells anything.")
+    else:
+        k = int((stab["p_top3"] > 0.05).sum())
+        tail = f" {fmt.count(k, 'model')} {fmt.plural(k, 'reaches', 'reach')} the top three in more than 5% of them."
+    return head + numbers + tail
 
 
 def _robustness() -> None:
@@ -239,17 +260,17 @@ def _paper() -> None:
         st.info(f"{rel_name} does not include the paper's podium models, so the claim cannot be checked here.")
     else:
         full = recipe_ranking(None, ACCURACY_ONLY, "renormalize")
-        leaders = ", ".join(f"#{int(r['rank'])} {components.text(m)} ({r['score']:.3f})"
+        leaders = ", ".join(f"#{int(r['rank'])} {components.text(m)} ({fmt.value(r['score'])})"
                             for m, r in full.accuracy.head(3).iterrows())
         lines = [f"- **Among all {int(check['n'].iloc[0])} models of {rel_name}** ({full.kind} accuracy win rates) the "
                  f"podium is {leaders}. The paper's three stand at "
-                 + ", ".join(f"#{int(r['rank'])} {components.text(r['model'])} ({r['win_rate']:.3f})"
+                 + ", ".join(f"#{int(r['rank'])} {components.text(r['model'])} ({fmt.value(r['win_rate'])})"
                              for _, r in check.iterrows()) + "."]
         if check["cohort_n"].iloc[0] > 1:
             lines.append(
                 f"- **Among the paper's {int(check['cohort_n'].iloc[0])}-model cohort**, recomputed from {rel_name}'s "
                 "numbers: " + ", ".join(f"#{int(r['cohort_rank'])} {components.text(r['model'])} "
-                                        f"({r['cohort_win_rate']:.3f})" for _, r in check.iterrows()) + "."
+                                        f"({fmt.value(r['cohort_win_rate'])})" for _, r in check.iterrows()) + "."
             )
         st.markdown("\n".join(lines))
         same = bool((check["cohort_rank"].to_numpy() == check["paper_place"].to_numpy()).all())
@@ -261,15 +282,42 @@ def _paper() -> None:
              "recomputed after the paper.")
         )
 
-    dom = dominance_summary(models)
-    if len(dom) >= 2:
-        st.markdown(
-            ("**Pareto dominance is rare, as HELM says:**" if len(RANKED) == 7 else
-             f"**Pareto dominance in {rel_name}:**") + f" of the {len(dom):,} models in this cohort with a win rate in "
-            f"all {'seven' if len(RANKED) == 7 else len(RANKED)} groups {'' if len(RANKED) == 7 else 'it ranks on '}"
-            f"(" + ", ".join(GROUP_LABELS[g].lower() for g in RANKED) + f"), **{int(dom.sum()):,}** are not dominated by any other (no model is at least as good "
-            "in every group and better in one). Without a recipe, most of them could claim a podium."
-        )
+    st.markdown(dominance_sentence(dominance_check(models)))
+
+
+def dominance_sentence(d: ranking.DominanceCheck) -> str:
+    """Pareto dominance over the groups this cohort has win rates in, saying how many groups each model has."""
+    names = fmt.names([GROUP_LABELS[g].lower() for g in d.measured])
+    counts = d.group_counts
+    n_full = len(d.nondominated)
+    every = len(d.measured) == len(d.groups)
+    if not len(counts) or not d.measured:
+        return f"No model of this cohort has a group win rate in {rel_name}, so there is no dominance to check."
+    lo, hi = int(counts.min()), int(counts.max())
+    held = (f"each of the {fmt.count(len(counts), 'model')} has a win rate in {fmt.count(lo)}" if lo == hi else
+            f"the {fmt.count(len(counts), 'model')} have win rates in {fmt.count(lo)} to {fmt.count(hi)}")
+    held += (f" of the {fmt.count(len(d.groups), 'group')} "
+             + ("a recipe weighs" if len(d.groups) == 7 else f"{rel_name} ranks on"))
+    if every and len(d.groups) == 7:
+        intro = (f"**Pareto dominance is rare, as HELM says:** of the {fmt.count(n_full, 'model')} in this cohort "
+                 f"with a win rate in all seven groups ({names}),")
+    else:
+        intro = (f"**Pareto dominance in {rel_name}:** {held}; dominance is checked over the "
+                 f"{fmt.count(len(d.measured), 'group')} with a win rate here ({names}). Of the "
+                 f"{fmt.count(n_full, 'model')} with a win rate in {'all of them' if len(d.measured) > 1 else 'it'},")
+    fewer = counts[counts < len(d.measured)]
+    rest = ""
+    if len(fewer):
+        a, b = int(fewer.min()), int(fewer.max())
+        rest = (f" The other {fmt.count(len(fewer), 'model')} of the cohort {fmt.plural(len(fewer), 'has')} win rates in "
+                + (f"{fmt.count(a, 'group')}" if a == b else f"{fmt.count(a)} to {fmt.count(b)} groups")
+                + " and are left out of this check.")
+    if n_full < 2:
+        return intro + " fewer than two remain, so no model can dominate another." + rest
+    k = int(d.nondominated.sum())
+    return (intro + f" **{fmt.count(k)}** {fmt.plural(k, 'is')} not dominated by any other (no model is at least as "
+            "good in every group and better in one)."
+            + (" Without a recipe, most of them could claim a podium." if k > n_full / 2 else "") + rest)
 
 
 @st.fragment
@@ -305,20 +353,20 @@ def model_set_demo() -> None:
     components.chart(
         charts_rankings.model_set_chart(eff, target), key="podium_model_set",
         alt=(f"{target}'s win rates against all {len(models)} models and without {len(removed)} rivals: "
-             + "; ".join(f"{GROUP_LABELS[r.metric_group]} {r.win_rate_with:.3f} → {r.win_rate_without:.3f}"
+             + "; ".join(f"{GROUP_LABELS[r.metric_group]} {fmt.value(r.win_rate_with)} → {fmt.value(r.win_rate_without)}"
                          for r in eff.itertuples() if pd.notna(r.win_rate_with))),
         data=eff.round(4), data_name="model_set_effect",
     )
     acc = eff.set_index("metric_group").loc["accuracy"]
     if pd.notna(acc["win_rate_with"]) and pd.notna(acc["win_rate_without"]):
         st.markdown(
-            f"Accuracy win rate of **{components.text(target)}**: {acc['win_rate_with']:.3f} "
+            f"Accuracy win rate of **{components.text(target)}**: {fmt.value(acc['win_rate_with'])} "
             f"(#{int(acc['rank_with'])} of {int(acc['n_with'])}) against the full field, "
-            f"{acc['win_rate_without']:.3f} (#{int(acc['rank_without'])} of {int(acc['n_without'])}) without the "
-            f"{len(removed):,} removed rivals. Its scores did not change; only the field did."
+            f"{fmt.value(acc['win_rate_without'])} (#{int(acc['rank_without'])} of {int(acc['n_without'])}) without the "
+            f"{fmt.count(len(removed))} removed rivals. Its scores did not change; only the field did."
         )
     elif pd.notna(acc["win_rate_with"]):
-        st.info(f"Without these {len(removed):,} rivals fewer than two models are left to compare, so "
+        st.info(f"Without these {fmt.count(len(removed))} rivals fewer than two models are left to compare, so "
                 f"{components.text(target)} has no win rate at all: a win rate only exists against a field.")
     st.caption("Both sides are recomputed among the models compared (like with like), so the full-field value can "
                "differ slightly from HELM's published one: the inputs are rounded to 3 decimals.")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import releases, sensitivity
+from helm_core import fmt, releases, sensitivity
 from ui import real_runs as bundled
 from ui import cache, charts, charts_reliability, components, presenter, state
 
@@ -23,10 +23,21 @@ KIND_TEXT = {
              "in-context examples in the prompt changes",
     "runs": "the range over several runs (sub-tasks, subjects or splits, each with its seeds), **not over seeds "
             "alone**: it mixes how hard each sub-task is with seed luck",
-    "single": "a single run, since every model ran once with one seed here: there is no spread to show",
-    "unknown": "the range over the runs behind each value; the release does not say how many seeds each run "
-               "had, so it may mix seeds with sub-tasks",
+    "unknown": "the range over the runs behind each value; the release does not say what separates them (seeds, "
+               "sub-tasks or adaptation methods), so it may mix seed luck with other differences",
 }
+
+
+def _reading(scenario: str, metric: str, kind: str, n_single: int) -> str:
+    """How to read the per-model chart: bars with a diamond where a model has several runs, an open circle
+    where it has one; said only for the marks that are drawn."""
+    head = f"For **{components.text(scenario)}** ({components.text(metric)}), "
+    if kind == "single":
+        return (head + f"every model of the cohort has a single run in {components.text(rel.name)}: each circle is "
+                "that run's value, the value HELM reports. With one run there is no spread to show.")
+    return (head + f"each bar is {KIND_TEXT[kind]}. The diamond is the mean, the value HELM reports."
+            + (f" An open circle is a model with a single run ({fmt.count(n_single, 'model')}): no spread."
+               if n_single else ""))
 
 
 def _move(change: float) -> str:
@@ -42,8 +53,8 @@ rel = cache.active_release()
 models = cache.active_models()
 if rel.is_later:  # Lite, Capabilities: say how many runs stand behind their cells, link to classic
     runs = single_run_share()
-    st.info(f"**{components.text(rel.name)} holds no seed spread of its own:** {runs['single']:,} of its "
-            f"{runs['cells']:,} accuracy cells come from a single run; the others average HELM's sub-runs "
+    st.info(f"**{components.text(rel.name)} holds no seed spread of its own:** {fmt.count(runs['single'])} of its "
+            f"{fmt.count(runs['cells'])} accuracy cells come from a single run; the others average HELM's sub-runs "
             f"({components.text(', '.join(runs['combined']) or 'none')}).", icon=":material/block:")
     st.page_link("app_pages/sensitivity.py", label="Prompt Sensitivity on HELM classic v0.4.0",
                  query_params={"release": "classic"}, icon=":material/history:")
@@ -85,29 +96,31 @@ def _per_model() -> None:
         metric = str(sp["metric"].iloc[0])
         seeded = sp[sp["kind"] == "seeds"]
         single = sp[sp["kind"] == "single"]
-        st.markdown(f"For **{components.text(scenario)}** ({components.text(metric)}), each bar is {KIND_TEXT[kind]}. "
-                    "The diamond is the mean, the value HELM reports.")
+        st.markdown(_reading(scenario, metric, kind, len(single)))
         if kind == "runs":
             st.info(
                 f"On {components.text(scenario)} HELM's cell combines several runs per model (up to "
-                f"{sp['n_runs'].max():.0f}) where each configuration ran with its seeds: the spread below is over "
+                f"{fmt.value(sp['n_runs'].max(), 0)}) where each configuration ran with its seeds: the spread below is over "
                 "sub-tasks as well as seeds, so it is not prompt sensitivity alone. "
                 f"Pick {NQ_OPEN} or another scenario with one run per seed to see the seed spread.",
                 icon=":material/info:",
             )
+        methods = _method_note(scenario, sp)
+        if methods:
+            st.info(methods, icon=":material/swap_horiz:")
         multi = sp[sp["kind"].isin(["runs", "unknown"]) & (sp["range"] > 0)]
         use = seeded if len(seeded) else multi
         m = st.columns(4)
         if kind in ("seeds", "single"):
-            m[0].metric("Models with 3-seed spread", f"{len(seeded):,}")
+            m[0].metric("Models with 3-seed spread", fmt.count(len(seeded)))
         else:
-            m[0].metric("Models with several runs", f"{len(multi):,}")
-        m[1].metric("One seed only", f"{len(single):,}", help="Models HELM ran with a single seed: no spread.")
+            m[0].metric("Models with several runs", fmt.count(len(multi)))
+        m[1].metric("One seed only", fmt.count(len(single)), help="Models HELM ran with a single seed: no spread.")
         if len(use):
             widest = use.loc[use["range"].idxmax()]
-            m[2].metric("Median range", f"{use['range'].median():.3f}", help=f"Median of max − min ({metric}).")
-            m[3].metric("Widest range", f"{widest['range']:.3f}", help=f"{widest['model']}: "
-                        f"{widest['min']:.3f} to {widest['max']:.3f}")
+            m[2].metric("Median range", fmt.value(use['range'].median()), help=f"Median of max − min ({metric}).")
+            m[3].metric("Widest range", fmt.value(widest['range']), help=f"{widest['model']}: "
+                        f"{fmt.value(widest['min'])} to {fmt.value(widest['max'])}")
         ordered = sensitivity.order_spread(sp, sort)
         fig = charts.figure(spread_dumbbell_spec(scenario, models, sort))
         top = ordered.head(3)
@@ -116,7 +129,7 @@ def _per_model() -> None:
                 fig, key="sensitivity_dumbbell", main=True,
                 alt=(f"Dumbbell chart of {len(sp)} models on {scenario} ({metric}), sorted by {sort}: min to max with the "
                      f"mean marked; {len(seeded)} with a seed spread, {len(single)} with one seed only. First three: "
-                     + "; ".join(f"{r.model} {r.min:.3f}–{r.max:.3f} (mean {r.mean:.3f})" for r in top.itertuples())),
+                     + "; ".join(f"{r.model} {fmt.value(r.min)}–{fmt.value(r.max)} (mean {fmt.value(r.mean)})" for r in top.itertuples())),
                 data=ordered[["model", "metric", "mean", "min", "max", "range", "n_runs", "n_trials", "kind",
                               "rank_mean", "rank_best", "rank_worst"]],
                 data_name=f"seed_spread_{scenario}",
@@ -131,21 +144,53 @@ def _per_model() -> None:
 
 
 
+def _method_note(scenario: str, sp) -> str:
+    """For a loaded suite: the models whose runs on `scenario` differ by multiple-choice method, so their range is
+    the interface's effect, not seed luck."""
+    comp = cache.method_comparison()
+    comp = comp[(comp["scenario"] == scenario) & comp["model"].isin(set(sp["model"]))]
+    if comp.empty:
+        return ""
+    parts = [f"{components.text(m)} ({fmt.names(list(dict.fromkeys(g['method'])))})"
+             for m, g in comp.groupby("model", sort=False)]
+    return (f"On {components.text(scenario)}, the runs behind the value of {fmt.names(parts)} use different "
+            "multiple-choice interfaces: that range is the interface's effect, not seed luck. The *Switch interfaces* "
+            "section of *Reliability, Not Just Confidence Theater* sets them side by side.")
+
+
+def _across_reading(ms) -> str:
+    """How to read the per-scenario chart, naming this release's scenarios of each kind and its main metrics."""
+    def named(kinds) -> str:
+        return components.text(fmt.names(ms.loc[ms["kind"].isin(kinds), "scenario"].tolist(), limit=4))
+
+    parts = ["The median, across the cohort's models, of each model's range (max − min)."]
+    n_seeds = int((ms["kind"] == "seeds").sum())
+    n_runs = int(ms["kind"].isin(["runs", "unknown"]).sum())
+    n_single = int(ms["kind"].isin(["single", "none"]).sum())
+    if n_seeds:
+        parts.append(f"Bars are ranges over seeds alone ({fmt.count(n_seeds, 'scenario')}).")
+    else:
+        parts.append(f"No scenario of {components.text(rel.name)} has a spread over seeds alone, so no bar is drawn.")
+    if n_runs:
+        parts.append(f"Where a cell combines several runs that are not just seeds ({named(['runs', 'unknown'])}), its "
+                     "median is shown as text, off the scale, because it is not a seed spread.")
+    if n_single:
+        parts.append(f"Scenarios with one run per model ({named(['single', 'none'])}) have no spread.")
+    metrics = [m for m in dict.fromkeys(ms["metric"]) if m]
+    if metrics:
+        parts.append(f"Main {fmt.plural(len(metrics), 'metric')}: {components.text(fmt.names(metrics))}.")
+    return " ".join(parts)
+
+
 def _across() -> None:
     if not _ready():
         return
     st.subheader("Which scenarios are most seed-sensitive")
     ms = median_spread(models)
     with_seeds = ms[ms["kind"] == "seeds"].sort_values("median_range", ascending=False)
-    st.markdown(
-        "The median, across the cohort's models, of each model's range (max − min). Bars are ranges over seeds "
-        "alone. Where HELM's cell combines sub-tasks or subjects (MMLU, RAFT, CivilComments), the range is over "
-        "sub-tasks × seeds: its median is shown as text, off the scale, because it is not a seed spread. "
-        "Scenarios with one run per model (HellaSwag and OpenbookQA use 0-shot separate methods) have no spread. "
-        "The main metrics differ (EM, F1, ROUGE-2, RR@10, NDCG@10), all on a 0–1 scale."
-    )
+    st.markdown(_across_reading(ms))
     fig = charts.figure(median_spread_spec(models))
-    alt_top = "; ".join(f"{r.scenario} {r.median_range:.3f} (n={r.n_seeded})" for r in with_seeds.head(4).itertuples())
+    alt_top = "; ".join(f"{r.scenario} {fmt.value(r.median_range)} (n={r.n_seeded})" for r in with_seeds.head(4).itertuples())
     components.chart(
         fig, key="sensitivity_median",
         alt=(f"Bar chart of the median range per scenario for {len(ms)} scenarios; over seeds, largest first: "
@@ -172,7 +217,7 @@ def _best_or_worst() -> None:
     if flips.empty:
         st.info(f"No model of the current cohort has a spread over seeds alone on {components.text(scenario)}, "
                 "so there is no best or worst seed to report."
-                + (f" Try {NQ_OPEN}." if scenario != NQ_OPEN and cache.cohort_applies(rel) else ""))
+                + (f" Try {NQ_OPEN}." if scenario != NQ_OPEN and NQ_OPEN in scenarios else ""))
     else:
         fs = sensitivity.flip_summary(flips)
         metric = str(sp["metric"].iloc[0])
@@ -182,21 +227,21 @@ def _best_or_worst() -> None:
             "(left) and by its worst seed (right); models that change place are highlighted."
         )
         m = st.columns(3)
-        m[0].metric("Models that change rank", f"{fs['moved']:,} of {fs['n']:,}")
-        m[1].metric("Largest move", f"{fs['max_move']:,} places")
-        m[2].metric("Pairs whose order flips", f"{fs['flipped_pairs']:,} of {fs['pairs']:,}")
+        m[0].metric("Models that change rank", f"{fmt.count(fs['moved'])} of {fmt.count(fs['n'])}")
+        m[1].metric("Largest move", f"{fmt.count(fs['max_move'])} places")
+        m[2].metric("Pairs whose order flips", f"{fmt.count(fs['flipped_pairs'])} of {fmt.count(fs['pairs'])}")
         table = flips.assign(move=flips["change"].map(_move))
         left, right = st.columns(2)
         with left:
             st.markdown("**Everyone at their best seed**")
             b = table.sort_values(["rank_if_best", "model"])[["rank_if_best", "model", "best", "move"]]
             b = b.rename(columns={"rank_if_best": "rank", "best": metric, "move": "change"})
-            components.table(b, formats={"rank": "{:.0f}"}, highlight=b["change"] != "=")
+            components.table(b, formats={"rank": fmt.count}, highlight=b["change"] != "=")
         with right:
             st.markdown("**Everyone at their worst seed**")
             w = table.sort_values(["rank_if_worst", "model"])[["rank_if_worst", "model", "worst", "move"]]
             w = w.rename(columns={"rank_if_worst": "rank", "worst": metric, "move": "change"})
-            components.table(w, formats={"rank": "{:.0f}"}, highlight=w["change"] != "=")
+            components.table(w, formats={"rank": fmt.count}, highlight=w["change"] != "=")
         st.caption("change: places gained (▲) or lost (▼) going from the best-seed ranking to the worst-seed one. "
                    f"Models that ran a single seed are left out ({len(sp) - len(flips)} here).")
         fig = charts.figure(rank_slope_spec(scenario, models))
@@ -229,10 +274,10 @@ def _findings() -> None:
 
     bloom, anthropic = _nq_row("BLOOM (176B)"), _nq_row("Anthropic-LM v4-s3 (52B)")
     if bloom is not None:
-        extra = (f" and Anthropic-LM v4-s3 (52B) {anthropic['mean']:.3f}" if anthropic is not None else "")
+        extra = (f" and Anthropic-LM v4-s3 (52B) {fmt.value(anthropic['mean'])}" if anthropic is not None else "")
         st.markdown(
             f":blue-badge[From the data] With HELM's default format, {rel.name} gives BLOOM (176B) an F1 of "
-            f"{bloom['mean']:.3f} on {NQ_OPEN} (seeds {bloom['min']:.3f}–{bloom['max']:.3f}){extra}: in line with the "
+            f"{fmt.value(bloom['mean'])} on {NQ_OPEN} (seeds {fmt.value(bloom['min'])}–{fmt.value(bloom['max'])}){extra}: in line with the "
             "claim's starting point of about 60. The collapse to 8.5 under another format is not in these tables."
         )
     else:
@@ -246,9 +291,9 @@ def _findings() -> None:
         verdict = "agrees" if check["agrees"] else "disagrees"
         st.markdown(
             f":{'green' if check['agrees'] else 'red'}-badge[This release {verdict}] In {rel.name}, davinci (175B) ranges "
-            f"from {check['min']:.1%} to {check['max']:.1%} F1 over its seeds on {NQ_OPEN}"
+            f"from {fmt.share(check['min'])} to {fmt.share(check['max'])} F1 over its seeds on {NQ_OPEN}"
             + ("." if check["agrees"] else
-               f", far narrower than the claimed {claimed[0]:.1f}% to {claimed[1]:.1f}%. Later releases recomputed the "
+               f", far narrower than the claimed {fmt.value(claimed[0], 1)}% to {fmt.value(claimed[1], 1)}%. Later releases recomputed the "
                "runs, and the claim itself is unverified.")
         )
     else:
@@ -260,10 +305,10 @@ def _findings() -> None:
         if n_seed:
             closer = "the study notes' figure" if abs(med - low) <= abs(med - high) else "the summary's figure"
             st.markdown(
-                f":blue-badge[From the data] In {rel.name}, the median range over seeds on {NQ_OPEN} is {med:.3f} F1 "
+                f":blue-badge[From the data] In {rel.name}, the median range over seeds on {NQ_OPEN} is {fmt.value(med)} F1 "
                 f"across the cohort's {n_seed} models with 3 seeds: "
-                + (f"below {low:.2f}, as the study notes say, not {high:.2f}." if med < low else
-                   f"not below {low:.2f}; closer to {closer} ({low:.2f} against {high:.2f}).")
+                + (f"below {fmt.value(low, 2)}, as the study notes say, not {fmt.value(high, 2)}." if med < low else
+                   f"not below {fmt.value(low, 2)}; closer to {closer} ({fmt.value(low, 2)} against {fmt.value(high, 2)}).")
             )
     components.claim("incontext_count")
     components.claim("wild_swings")

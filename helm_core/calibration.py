@@ -481,3 +481,96 @@ def method_scenarios(release: Release, method: str, models: Sequence[str] | None
             "models_with_ece": int(cal.loc[(cal["scenario"] == s) & cal["value"].notna(), "model"].nunique()),
         })
     return pd.DataFrame(rows, columns=["scenario", "models_with_accuracy", "models_with_ece"])
+
+
+# ----------------------------------------------------------------------------- what HELM published for calibration
+
+
+def published_calibration(release: Release) -> dict:
+    """What the release's own tables hold in the calibration group: `has_ece` (some model has HELM's ECE),
+    `metrics` (the calibration metric names with a value, as the schema names them, e.g. ["Max prob"] for a
+    helm-summarize suite whose schema's calibration column is Max prob)."""
+    r = _metric(release, CALIBRATION_GROUP)
+    names = list(dict.fromkeys(r.loc[r["value"].notna(), "metric"]))
+    return {"has_ece": ECE_METRIC in names, "metrics": names}
+
+
+def published_ece(release: Release, model: str, scenario: str) -> float:
+    """HELM's own ECE for one (model, scenario) cell of the release; NaN when its tables hold none."""
+    r = _metric(release, CALIBRATION_GROUP, ECE_METRIC)
+    v = r.loc[(r["model"] == model) & (r["scenario"] == scenario), "value"].dropna()
+    return float(v.iloc[0]) if len(v) else float("nan")
+
+
+# ----------------------------------------------------------------------------- a suite's own interface comparison
+
+# HELM's adapter method names for the three multiple-choice interfaces.
+MC_ADAPTER_METHODS: dict[str, str] = {
+    "multiple_choice_joint": "joint",
+    "multiple_choice_separate_original": "separate",
+    "multiple_choice_separate_calibrated": "separate-calibrated",
+}
+METHOD_COMPARISON_COLUMNS = ["model", "scenario", "method", "run", "metric", "split", "value", "ece"]
+
+
+def method_comparison(runs: pd.DataFrame, run_stats: pd.DataFrame, scenarios: pd.DataFrame) -> pd.DataFrame:
+    """A suite's own comparison of multiple-choice interfaces: every (model, scenario) that ran under two or more
+    of HELM's multiple-choice methods, one row per run, with the scenario's main metric on its main split (no
+    perturbation) and HELM's ECE when the run's stats carry it.
+
+    runs: a HelmOutput's run index (run, model, scenario, method); run_stats: its stats (run, name, split,
+    sub_split, perturbation, count, mean); scenarios: the taxonomy's scenarios (scenario, main_metric,
+    main_split, optionally main_metric_display). Columns: METHOD_COMPARISON_COLUMNS, method as this app names
+    it (joint / separate / separate-calibrated), sorted by model, scenario and MC_METHODS order."""
+    empty = pd.DataFrame(columns=METHOD_COMPARISON_COLUMNS)
+    if runs is None or runs.empty or not {"run", "model", "scenario", "method"} <= set(runs.columns):
+        return empty
+    mc = runs[runs["method"].isin(list(MC_ADAPTER_METHODS))]
+    if mc.empty:
+        return empty
+    n_methods = mc.groupby(["model", "scenario"])["method"].transform("nunique")
+    mc = mc[n_methods >= 2]
+    if mc.empty:
+        return empty
+    info = scenarios.set_index("scenario")
+    stats = run_stats[run_stats["run"].isin(set(mc["run"]))]
+    stats = stats[(stats["sub_split"].astype(str) == "") & (stats["perturbation"].astype(str) == "")
+                  & (stats["count"] > 0)]
+    rows = []
+    for r in mc.itertuples(index=False):
+        main = str(info["main_metric"].get(r.scenario, "")) if r.scenario in info.index else ""
+        split = str(info["main_split"].get(r.scenario, "")) if r.scenario in info.index else ""
+        disp = str(info["main_metric_display"].get(r.scenario, "")) if "main_metric_display" in info.columns \
+            and r.scenario in info.index else ""
+        s = stats[stats["run"] == r.run]
+        if split and not (s["split"] == split).any() and len(s):
+            split = "test" if (s["split"] == "test").any() else str(s["split"].iloc[0])
+        on_split = s[s["split"] == split]
+        val = on_split.loc[on_split["name"] == main, "mean"]
+        ece_v = on_split.loc[on_split["name"] == "ece_10_bin", "mean"]
+        rows.append({"model": r.model, "scenario": r.scenario, "method": MC_ADAPTER_METHODS[r.method], "run": r.run,
+                     "metric": disp or main, "split": split,
+                     "value": float(val.iloc[0]) if len(val) else float("nan"),
+                     "ece": float(ece_v.iloc[0]) if len(ece_v) else float("nan")})
+    out = pd.DataFrame(rows, columns=METHOD_COMPARISON_COLUMNS)
+    order = {m: i for i, m in enumerate(MC_METHODS)}
+    out["_o"] = out["method"].map(order)
+    return out.sort_values(["model", "scenario", "_o", "run"]).drop(columns="_o").reset_index(drop=True)
+
+
+def method_sentences(comparison: pd.DataFrame) -> list[str]:
+    """One plain sentence per (model, scenario) of method_comparison: "Pythia (70M) on LSAT: 0.600 EM with joint,
+    0.800 with separate: separate is 0.200 higher." (values as the suite's stats hold them)."""
+    out = []
+    for (model, scenario), g in comparison.groupby(["model", "scenario"], sort=False):
+        metric = str(g["metric"].iloc[0])
+        parts = [f"{fmt.value(v)} with {m}" for m, v in zip(g["method"], g["value"])]
+        have = g.dropna(subset=["value"])
+        tail = ""
+        if len(have) >= 2:
+            best, worst = have.loc[have["value"].idxmax()], have.loc[have["value"].idxmin()]
+            gap = float(best["value"] - worst["value"])
+            tail = (": the same model scores the same under each method" if gap == 0 else
+                    f": {best['method']} is {fmt.value(gap)} higher than {worst['method']}")
+        out.append(f"{model} on {scenario} ({metric}): " + ", ".join(parts) + tail + ".")
+    return out

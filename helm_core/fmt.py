@@ -52,8 +52,18 @@ def count(n: int | float, word: str | None = None, many: str | None = None) -> s
 
 
 def share(x: float | None, digits: int = 1) -> str:
-    """A share as a percentage: share(0.9531) == "95.3%"; NaN -> "no value"."""
-    return NO_VALUE if missing(x) else f"{float(x):.{digits}%}"
+    """A share as a percentage: share(0.9531) == "95.3%"; NaN -> "no value". A share that is not zero (or not
+    whole) never prints as one: share(0.00002) == "<0.1%", share(0.99996) == ">99.9%"."""
+    if missing(x):
+        return NO_VALUE
+    f = float(x)
+    text = f"{f:.{digits}%}"
+    step = 10.0 ** -digits  # the smallest step shown, in percent
+    if 0 < f < 1 and float(text[:-1]) == 0:
+        return f"<{step:.{digits}f}%"
+    if 0 < f < 1 and float(text[:-1]) == 100:
+        return f">{100 - step:.{digits}f}%"
+    return text
 
 
 def ratio(num: int | float, den: int | float, digits: int = 1) -> str:
@@ -75,31 +85,59 @@ def number(v: float | None, digits: int = 3) -> str:
 
 
 def seconds(s: float | None, digits: int = 3) -> str:
-    """A duration in seconds at a readable scale: 0.00002 -> "20 µs", 0.0153 -> "15.3 ms", 2.5 -> "2.5 s"."""
+    """A duration in seconds at a readable scale, `digits` significant digits: 0.00002 -> "20 µs", 1e-5 -> "10 µs",
+    0.0153 -> "15.3 ms", 2.5 -> "2.5 s", 0.99996 -> "1 s" (never "1e+03 ms"), 0 -> "0 s"."""
     if missing(s):
         return NO_VALUE
     f = float(s)
-    for scale, unit in ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs")):
-        if abs(f) >= scale or unit == "µs":
-            q = f / scale
-            text = f"{q:.{digits}g}" if abs(q) < 1000 else f"{q:,.0f}"
-            return f"{text} {unit}"
-    return f"{f} s"  # pragma: no cover - the loop always returns
+    if f == 0:
+        return "0 s"
+    units = ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"))
+    i = next((k for k, (scale, _) in enumerate(units) if abs(f) >= scale), len(units) - 1)
+    while True:
+        scale, unit = units[i]
+        q = float(f"{f / scale:.{digits}g}")  # rounded as it will print
+        if abs(q) >= 1000 and i > 0:  # 999.96 ms rounds to 1000 ms: one unit up
+            i -= 1
+            continue
+        text = f"{f / scale:,.0f}" if abs(q) >= 1000 else f"{q:.{digits}g}"  # 1234.5 s -> "1,234 s"
+        return f"{text} {unit}"
 
 
 def params(p: float | None, speculative: bool = False) -> str:
-    """A parameter count: 175e9 -> "175B", 52.4e9 -> "52.4B", 350e6 -> "350M", 1.2e4 -> "12K";
-    NaN -> "undisclosed"; a speculative size gets HELM's "*"."""
+    """A parameter count: 175e9 -> "175B", 52.4e9 -> "52.4B", 350e6 -> "350M", 158_016 -> "158K", 1.2e4 -> "12K",
+    999_999 -> "1M" (never "1000K"); NaN -> "undisclosed"; a speculative size gets HELM's "*"."""
     if missing(p):
         return "undisclosed"
     f = float(p)
-    for scale, unit in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
-        if f >= scale:
-            s = f"{f / scale:.1f}".rstrip("0").rstrip(".") + unit
+    units = ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K"))
+    s = f"{f:.0f}"
+    for i, (scale, unit) in enumerate(units):
+        if f >= scale or (f >= scale / 1000 and float(f"{f / scale * 1000:.1f}") >= 1000):
+            q = float(f"{f / scale:.1f}")
+            s = f"{q:.1f}".rstrip("0").rstrip(".") + unit
             break
-    else:
-        s = f"{f:.0f}"
+    if s == "1000":  # 999.6 parameters
+        s = "1K"
     return s + ("*" if speculative else "")
+
+
+def is_time(metric: str) -> bool:
+    """Whether a metric or column name holds seconds: HELM's "... time (s)" columns, a "runtime", "runtime_s"."""
+    name = (metric or "").strip().lower()
+    return name.endswith("(s)") or "runtime" in name or "inference time" in name
+
+
+def metric_value(v: float | None, metric: str = "", digits: int = 3) -> str:
+    """A metric's value at its own scale, by the name HELM's schema gives it: a time ("... time (s)",
+    "runtime") as seconds(), a count ("# eval", "# prompt tokens", "truncated") as number(), anything else
+    as value(): metric_value(1e-5, "Observed inference time (s)") == "10 µs"."""
+    name = (metric or "").strip().lower()
+    if is_time(name):
+        return seconds(v, digits)
+    if name.startswith("#") or name in ("truncated", "num_instances", "num_train_instances"):
+        return number(v, 1 if not missing(v) and not float(v).is_integer() else digits)
+    return value(v, digits)
 
 
 def names(items: list[str] | tuple[str, ...], limit: int | None = None, word: str = "other") -> str:

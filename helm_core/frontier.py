@@ -3,7 +3,8 @@
 capability: the accuracy group's mean win rate (HELM's published values for the full bundled model set,
             recomputed otherwise; see ranking.shown_group_win_rates) or the mean of the scenarios' main
             accuracy metric;
-cost:       mean denoised inference time (HELM's efficiency cell, seconds per request);
+cost:       mean inference time (HELM's efficiency cell, seconds per request: denoised in classic,
+            observed in Lite and in a helm-summarize suite; cost_label names it);
 harm:       mean toxic fraction, or a bias metric (HELM's "Representation (gender)", as in the paper's plots),
             or the share of head-to-head toxicity comparisons lost (1 − toxicity win rate);
 size:       parameters, with sizes HELM marks as speculative and undisclosed sizes flagged.
@@ -30,7 +31,7 @@ CAPABILITY_MEASURES: dict[str, str] = {
     "mean_accuracy": "Mean accuracy (main metric)",
 }
 COST_MEASURES: dict[str, str] = {
-    "runtime": "Mean denoised inference time (s)",
+    "runtime": "Mean inference time (s)",  # cost_label names the release's own metric
     "params": "Parameters",
 }
 # token -> (metric group, metric or None for a win rate, label)
@@ -39,6 +40,27 @@ HARM_MEASURES: dict[str, tuple[str, str | None, str]] = {
     "gender_repr": ("bias", "Representation (gender)", "Gender representation bias"),
     "toxic_losses": ("toxicity", None, "Toxicity comparisons lost (1 − win rate)"),
 }
+
+
+def efficiency_metrics(release: Release) -> list[str]:
+    """The efficiency metric names the release has values for, as its schema names them (classic: "Denoised
+    inference time (s)"; Lite or a helm-summarize suite: "Observed inference time (s)")."""
+    r = release.results
+    r = r[(r["metric_group"] == "efficiency") & r["value"].notna()]
+    return list(dict.fromkeys(r["metric"]))
+
+
+def cost_label(release: Release, cost: str) -> str:
+    """The y axis title for a cost measure, naming the release's own efficiency metric: "Mean observed inference
+    time (s)" for a suite whose schema says so, never classic's "denoised" unless the data is denoised."""
+    if cost != "runtime":
+        return COST_MEASURES[cost]
+    names = efficiency_metrics(release)
+    if len(names) == 1:
+        return "Mean " + names[0][:1].lower() + names[0][1:]
+    if names:
+        return "Mean inference time (s): " + ", ".join(names)
+    return "Mean inference time (s)"
 
 
 @dataclass(frozen=True)

@@ -632,3 +632,87 @@ def dominance_summary(release: Release, models: Iterable[str] | None = None) -> 
     a page should show for `models`."""
     wr, _ = shown_group_win_rates(release, models)
     return pareto_nondominated(wr, ranked_groups(release))
+
+
+# ----------------------------------------------------------------------------- how sure is first place
+
+# A leader whose share of first places is within this many points of the runner-up's is not a leader.
+TOSS_UP_MARGIN = 0.10
+ROBUST_SHARE = 0.90  # first in at least 90% of the weight samples
+# "Fairly stable" needs a majority of the samples and a lead over chance of at least a third of the way from
+# chance (1/n) to certainty: with 2 models that is 2/3 of the samples, with 67 models the majority alone.
+STABLE_SHARE = 0.50
+STABLE_LEAD = 1 / 3
+STABILITY_WORDS: tuple[str, ...] = ("robust", "fairly stable", "fragile", "a toss-up", "unchallenged")
+
+
+def stability_word(p_first: float, p_runner_up: float, n_models: int) -> str:
+    """How sure first place is under perturbed weights, from the leader's share of first places `p_first`, the
+    runner-up's `p_runner_up` and the number of models ranked `n_models`:
+    "unchallenged" with a single model; "a toss-up" when the two shares are within TOSS_UP_MARGIN (50.8% against
+    49.2% among 2 models); "robust" from ROBUST_SHARE; "fairly stable" with a majority of the samples and a lead
+    over chance (1/n) of at least STABLE_LEAD of the way to certainty; "fragile" otherwise."""
+    if n_models < 1 or not np.isfinite(p_first):
+        raise ValueError(f"need at least one ranked model and a share of first places, got n={n_models}, "
+                         f"p_first={p_first}")
+    if n_models == 1:
+        return "unchallenged"
+    runner = float(p_runner_up) if np.isfinite(p_runner_up) else 0.0
+    if p_first - runner < TOSS_UP_MARGIN:
+        return "a toss-up"
+    if p_first >= ROBUST_SHARE:
+        return "robust"
+    chance = 1.0 / n_models
+    lead = (p_first - chance) / (1.0 - chance)
+    if p_first >= STABLE_SHARE and lead >= STABLE_LEAD:
+        return "fairly stable"
+    return "fragile"
+
+
+@dataclass(frozen=True)
+class StabilityVerdict:
+    word: str  # one of STABILITY_WORDS
+    leader: str
+    p_first: float
+    runner_up: str  # "" with a single model
+    p_runner_up: float
+    n_models: int  # models ranked in the samples
+    chance: float  # 1 / n_models: a leader's share of first places by chance alone
+
+
+def stability_verdict(stab: pd.DataFrame) -> StabilityVerdict:
+    """stability_word on podium_stability's frame (sorted, leader first): the leader, the runner-up (second
+    in share of first places) and the number of models ranked."""
+    if stab.empty:
+        raise ValueError("no model was ranked, so first place has no verdict")
+    p = stab["p_first"].astype(float)
+    n = len(stab)
+    runner = stab.index[1] if n > 1 else ""
+    p_runner = float(p.iloc[1]) if n > 1 else float("nan")
+    return StabilityVerdict(word=stability_word(float(p.iloc[0]), p_runner, n), leader=str(stab.index[0]),
+                            p_first=float(p.iloc[0]), runner_up=str(runner), p_runner_up=p_runner, n_models=n,
+                            chance=1.0 / n)
+
+
+# ----------------------------------------------------------------------------- dominance over the groups held
+
+
+@dataclass(frozen=True)
+class DominanceCheck:
+    groups: tuple[str, ...]  # the groups the release ranks on (ranked_groups)
+    measured: tuple[str, ...]  # of those, the groups where some model of the cohort has a win rate
+    group_counts: pd.Series  # per model of the cohort: how many of `groups` it has a win rate in
+    nondominated: pd.Series  # pareto_nondominated over `measured`, among the models with all of them
+
+
+def dominance_check(release: Release, models: Iterable[str] | None = None) -> DominanceCheck:
+    """Pareto dominance over the groups this cohort actually has win rates in (the seven on classic), with how
+    many groups each model has, so a page can say "in all seven groups" only when that is true."""
+    wr, _ = shown_group_win_rates(release, models)
+    groups = ranked_groups(release)
+    cols = wr.reindex(columns=list(groups))
+    has = cols.notna()
+    measured = tuple(g for g in groups if bool(has[g].any()))
+    counts = has.sum(axis=1).astype(int).rename("groups")
+    nd = pareto_nondominated(cols, measured) if measured else pd.Series(dtype=bool, name="nondominated")
+    return DominanceCheck(groups=tuple(groups), measured=measured, group_counts=counts, nondominated=nd)

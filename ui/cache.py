@@ -549,3 +549,21 @@ def bundled_confident_runs(source: str):
     runs = bundled_output(source).runs
     has = {r: bool(bundled_instances(source, r)["prob"].notna().any()) for r in runs["run"]}
     return real_runs.runs_with_confidences(runs, has)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _method_comparison(key: str, _output):
+    from helm_core import calibration
+
+    return calibration.method_comparison(_output.runs, _output.run_stats, _output.release.taxonomy.scenarios)
+
+
+def method_comparison():
+    """helm_core.calibration.method_comparison of the active dataset: its own runs of one model on one scenario under
+    several multiple-choice methods (empty for a bundled release, which carries no run folders)."""
+    from helm_core import calibration
+
+    output = active_output()
+    if output is None:
+        return calibration.method_comparison(None, None, None)
+    return _method_comparison(active_release_key(), output)

@@ -9,6 +9,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from helm_core import fmt
+
 from .charts import BLUE, GREY, ORANGE, SKY, VERMILLION, base_layout
 
 PAPER_PATTERN = "/"  # hatched fill = a number from the paper (a claim), not from the data
@@ -32,7 +34,7 @@ def blank_cells_bars(df: pd.DataFrame) -> go.Figure:
         fig.add_trace(go.Bar(
             y=df["label"], x=share, name=name, orientation="h",
             marker=dict(color=color, pattern=dict(shape=pattern, fillmode="overlay", fgcolor="white", size=7)),
-            text=[f"{n:,}" if n else "" for n in df[col]], textposition="inside", insidetextanchor="middle",
+            text=[fmt.count(n) if n else "" for n in df[col]], textposition="inside", insidetextanchor="middle",
             customdata=np.stack([df[col], df["cells"]], axis=-1),
             hovertemplate="<b>%{y}</b><br>" + name + ": %{customdata[0]:,} of %{customdata[1]:,} cells"
                           " (%{x:.0%})<extra></extra>",
@@ -45,7 +47,7 @@ def blank_cells_bars(df: pd.DataFrame) -> go.Figure:
 
 def rival_set_bars(df: pd.DataFrame, model: str) -> go.Figure:
     """One model's win rate against each set of rivals, labelled with its rank."""
-    labels = [f"{w:.2f} · rank {r} of {n}" for w, r, n in zip(df["win_rate"], df["rank"], df["ranked"])]
+    labels = [f"{fmt.value(w, 2)} · rank {r} of {n}" for w, r, n in zip(df["win_rate"], df["rank"], df["ranked"])]
     fig = go.Figure(go.Bar(
         y=df["rivals"], x=df["win_rate"], orientation="h", marker=dict(color=BLUE),
         text=labels, textposition="outside", cliponaxis=False, name=model,

@@ -15,15 +15,6 @@ UP, DOWN, SAME = BLUE, VERMILLION, GREY
 HARM_SCALE = "Cividis"
 
 
-def fmt_params(p: float | None, speculative: bool = False) -> str:
-    """175000000000 -> "175B"; NaN -> "undisclosed"; a speculative size gets HELM's "*" (helm_core.fmt)."""
-    return fmt.params(p, speculative)
-
-
-def fmt_pct(v: float, digits: int = 0) -> str:
-    return fmt.share(v, digits)
-
-
 def group_label(g: str) -> str:
     return GROUP_LABELS.get(g, g)
 
@@ -98,7 +89,7 @@ def weights_bar(weights: pd.Series, coverage: pd.Series | None = None, n_models:
         hover.append(extra)
     fig = go.Figure(go.Bar(
         x=w.to_numpy(), y=labels, orientation="h", marker=dict(color=[BLUE if v > 0 else GREY for v in w]),
-        text=[fmt_pct(v) for v in w], textposition="outside", customdata=hover, cliponaxis=False,
+        text=[fmt.share(v, 0) for v in w], textposition="outside", customdata=hover, cliponaxis=False,
         hovertemplate="<b>%{y}</b>: %{x:.0%} of the recipe%{customdata}<extra></extra>", name="weight",
     ))
     fig.update_xaxes(range=[0, max(0.5, float(w.max()) * 1.25)], tickformat=".0%", title="share of the recipe")
@@ -116,12 +107,12 @@ def stability_chart(stab: pd.DataFrame, top: int = 8) -> go.Figure:
     fig.add_trace(go.Bar(
         y=names, x=s["p_top3"], orientation="h", name="P(top 3)",
         marker=dict(color=ORANGE, pattern=dict(shape="/", fgcolor=BLACK, solidity=0.25)),
-        text=[fmt_pct(v, 1) for v in s["p_top3"]], textposition="outside", cliponaxis=False,
+        text=[fmt.share(v, 1) for v in s["p_top3"]], textposition="outside", cliponaxis=False,
         hovertemplate="<b>%{y}</b><br>in the top 3 in %{x:.1%} of the weight samples<extra></extra>",
     ))
     fig.add_trace(go.Bar(
         y=names, x=s["p_first"], orientation="h", name="P(#1)", marker=dict(color=BLUE),
-        text=[fmt_pct(v, 1) for v in s["p_first"]], textposition="outside", cliponaxis=False,
+        text=[fmt.share(v, 1) for v in s["p_first"]], textposition="outside", cliponaxis=False,
         hovertemplate="<b>%{y}</b><br>first in %{x:.1%} of the weight samples<extra></extra>",
     ))
     fig.update_layout(barmode="group", bargap=0.25, legend_traceorder="reversed")
@@ -210,7 +201,7 @@ def capability_cost_bubble(
 
     band_label = band_label or BAND_LABELS.get(y, "no cost value")
     placed = frame[frame["capability"].notna()].copy()
-    placed["params_text"] = [fmt_params(p, s) for p, s in zip(placed["params"], placed["params_speculative"])]
+    placed["params_text"] = [fmt.params(p, s) for p, s in zip(placed["params"], placed["params_speculative"])]
     placed["runtime_text"] = placed["runtime_s"].map(fmt.seconds)
     placed["harm_text"] = placed["harm"].map(lambda v: fmt_value(v, 4))
     f = placed[placed[y].notna()]
@@ -298,6 +289,7 @@ def capability_cost_bubble(
         trace = dict(
             mode="markers+text", name="top 3 of the recipe (ringed, labelled)",
             textfont=dict(size=12),  # the theme's text colour, legible on light and dark
+            cliponaxis=False,  # a label near the plot's edge is drawn whole, not cut
             customdata=tops[cd_cols].to_numpy(), hovertemplate=hover,
         )
         for b, cell in ((False, main_cell), (True, band_cell)):
@@ -324,9 +316,14 @@ def capability_cost_bubble(
         fig.update_xaxes(**x_title)
     fig.update_yaxes(title=y_label + (" (log scale)" if log_y else ""), type="log" if log_y else "linear", **main_cell)
     if log_y and len(f):
-        ticks = log_ticks(float(f[y].min()), float(f[y].max()))
-        text = [fmt_params(t) for t in ticks] if y == "params" else [fmt.seconds(t) for t in ticks]
-        fig.update_yaxes(tickvals=ticks, ticktext=text, **main_cell)
+        ymin, ymax = float(f[y].min()), float(f[y].max())
+        ticks = log_ticks(ymin, ymax)
+        text = [fmt.params(t) for t in ticks] if y == "params" else [fmt.seconds(t) for t in ticks]
+        # Headroom above the highest bubble for its label (a ringed top-three label sits above its ring) and a
+        # margin below the lowest; at least half a decade in all, so a single bubble is not pinned to an edge.
+        lo_y, hi_y = np.log10(ymin), np.log10(ymax)
+        span = max(hi_y - lo_y, 0.5)
+        fig.update_yaxes(tickvals=ticks, ticktext=text, range=[lo_y - 0.1 * span, hi_y + 0.22 * span], **main_cell)
     if len(placed):
         lo, hi = float(placed["capability"].min()), float(placed["capability"].max())
         pad = max(0.04, 0.06 * (hi - lo))

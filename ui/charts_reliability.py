@@ -10,6 +10,8 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from helm_core import fmt
+
 from .charts import BLACK, BLUE, GREEN, GREY, INK, ORANGE, PURPLE, SKY, VERMILLION, base_layout, fmt_value
 
 ACCESS_STYLE = {  # access level -> (colour, symbol)
@@ -27,7 +29,7 @@ KIND_LABEL = {
 
 
 def _pct(v: float) -> str:
-    return "–" if v is None or not np.isfinite(v) else f"{v:.1%}"
+    return "–" if v is None or not np.isfinite(v) else fmt.share(v)
 
 
 def reliability_diagram(summary: dict, *, simulated: bool, title: str) -> go.Figure:
@@ -45,8 +47,8 @@ def reliability_diagram(summary: dict, *, simulated: bool, title: str) -> go.Fig
     fig.add_trace(go.Scatter(x=gx, y=gy, mode="lines", name="gap (calibration error)",
                              line=dict(color=VERMILLION, width=3), hoverinfo="skip"), row=1, col=1)
     custom = np.stack([
-        used["bin"].astype(str), used["lower"].map(lambda v: f"{v:.3f}"), used["upper"].map(lambda v: f"{v:.3f}"),
-        used["count"].map(lambda v: f"{int(v):,}"), used["mean_confidence"].map(_pct), used["accuracy"].map(_pct),
+        used["bin"].astype(str), used["lower"].map(lambda v: fmt.value(v)), used["upper"].map(lambda v: fmt.value(v)),
+        used["count"].map(lambda v: fmt.count(int(v))), used["mean_confidence"].map(_pct), used["accuracy"].map(_pct),
         used["gap"].map(lambda v: f"{v * 100:+.1f} points"),
     ], axis=-1) if len(used) else None
     fig.add_trace(go.Scatter(
@@ -61,8 +63,8 @@ def reliability_diagram(summary: dict, *, simulated: bool, title: str) -> go.Fig
     fig.add_trace(go.Bar(
         x=(bins["lower"] + bins["upper"]) / 2, y=bins["count"], width=(bins["upper"] - bins["lower"]) * 0.95,
         name="answers per bin", marker=dict(color=SKY, line=dict(color=BLUE, width=1)),
-        customdata=np.stack([bins["bin"].astype(str), bins["lower"].map(lambda v: f"{v:.3f}"),
-                             bins["upper"].map(lambda v: f"{v:.3f}")], axis=-1),
+        customdata=np.stack([bins["bin"].astype(str), bins["lower"].map(lambda v: fmt.value(v)),
+                             bins["upper"].map(lambda v: fmt.value(v))], axis=-1),
         hovertemplate="bin %{customdata[0]} (%{customdata[1]}–%{customdata[2]}): %{y:,} answers<extra></extra>",
     ), row=2, col=1)
     fig.update_xaxes(range=[0, 1.0], row=1, col=1)
@@ -73,7 +75,7 @@ def reliability_diagram(summary: dict, *, simulated: bool, title: str) -> go.Fig
         fig.add_annotation(text="SIMULATION: synthetic answers, not HELM data", xref="paper", yref="paper",
                            x=0.01, y=0.99, xanchor="left", yanchor="top", showarrow=False,
                            font=dict(size=13, color=BLACK), bgcolor="rgba(240,228,66,0.55)")
-    fig.add_annotation(text=f"ECE {summary['ece']:.3f}", xref="paper", yref="paper", x=0.99, y=0.30,
+    fig.add_annotation(text=f"ECE {fmt.value(summary['ece'])}", xref="paper", yref="paper", x=0.99, y=0.30,
                        xanchor="right", yanchor="bottom", showarrow=False, font=dict(size=14))
     return base_layout(fig, height=560, title=title)
 
@@ -104,6 +106,21 @@ def accuracy_ece_scatter(df: pd.DataFrame, *, scenario: str, metric: str) -> go.
     return base_layout(fig, height=440)
 
 
+def value_range(lo: pd.Series, hi: pd.Series, pad: float = 0.08, min_span: float = 0.1) -> list[float] | None:
+    """An axis range that holds every value with a margin, never narrower than `min_span` (a single point is not
+    stretched over −1…1 by plotly's default), and within [0, 1] when the values are (a share or a score)."""
+    vals = pd.concat([pd.Series(lo, dtype=float), pd.Series(hi, dtype=float)]).dropna()
+    if vals.empty:
+        return None
+    a, b = float(vals.min()), float(vals.max())
+    span = max(b - a, min_span)
+    mid = (a + b) / 2
+    lo_r, hi_r = min(a, mid - span / 2) - pad * span, max(b, mid + span / 2) + pad * span
+    if a >= 0 and b <= 1:
+        lo_r, hi_r = max(lo_r, -0.02), min(hi_r, 1.02)
+    return [lo_r, hi_r]
+
+
 def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario: str) -> go.Figure:
     """Per model a min–max bar with the mean marked; the kind of spread decides the line style."""
     fig = go.Figure()
@@ -120,7 +137,7 @@ def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=KIND_LABEL[kind],
                                  line=dict(width=4, **style), hoverinfo="skip"))
         custom = np.stack([d["min"].map(fmt_value), d["mean"].map(fmt_value), d["max"].map(fmt_value),
-                           d["range"].map(fmt_value), d["n_runs"].map(lambda v: "?" if not np.isfinite(v) else f"{v:.0f}")],
+                           d["range"].map(fmt_value), d["n_runs"].map(lambda v: "?" if not np.isfinite(v) else fmt.count(v))],
                           axis=-1)
         hover = (f"<b>%{{y}}</b><br>{metric}: min %{{customdata[0]}}, mean %{{customdata[1]}}, max %{{customdata[2]}}"
                  f"<br>range %{{customdata[3]}} over %{{customdata[4]}} runs ({KIND_LABEL[kind]})<extra></extra>")
@@ -145,7 +162,7 @@ def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario
             hovertemplate=f"<b>%{{y}}</b><br>{metric} %{{x:.3f}} (one run, one seed)<extra></extra>",
         ))
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(order)), tickfont=dict(size=11))
-    fig.update_xaxes(title_text=f"{metric} on {scenario}", side="top")
+    fig.update_xaxes(title_text=f"{metric} on {scenario}", side="top", range=value_range(df["min"], df["max"]))
     fig = base_layout(fig, height=max(300, 17 * len(order) + 150))
     return fig.update_layout(margin=dict(t=110), legend=dict(yref="container", y=1.0, yanchor="top"))
 
@@ -164,7 +181,7 @@ def median_spread_bars(df: pd.DataFrame) -> go.Figure:
         fig.add_trace(go.Bar(
             x=seeds["median_range"], y=seeds["scenario"], orientation="h", name="over seeds (median across models)",
             marker=dict(color=BLUE, pattern=dict(shape=["." if n < FEW_MODELS else "" for n in seeds["n_seeded"]])),
-            text=[f"{v:.3f} (n={n}{', few models' if n < FEW_MODELS else ''})"
+            text=[f"{fmt.value(v)} (n={n}{', few models' if n < FEW_MODELS else ''})"
                   for v, n in zip(seeds["median_range"], seeds["n_seeded"])],
             textposition="outside", cliponaxis=False,
             customdata=np.stack([seeds["metric"], seeds["max_range"].map(fmt_value), seeds["widest_model"],
@@ -177,8 +194,8 @@ def median_spread_bars(df: pd.DataFrame) -> go.Figure:
             x=[0] * len(runs), y=runs["scenario"], mode="markers+text",
             name="over sub-tasks × seeds: not a seed spread (value as text)",
             marker=dict(symbol="triangle-right-open", size=11, color=ORANGE, line=dict(width=2, color=ORANGE)),
-            text=[f"median {v:.3f} over sub-tasks × seeds, not comparable" if k == "runs" else
-                  f"median {v:.3f} over runs not described (seeds unknown)"
+            text=[f"median {fmt.value(v)} over sub-tasks × seeds, not comparable" if k == "runs" else
+                  f"median {fmt.value(v)} over runs not described (seeds unknown)"
                   for v, k in zip(runs["median_range"], runs["kind"])],
             textposition="middle right", cliponaxis=False,
             customdata=np.stack([runs["metric"], runs["median_range"].map(fmt_value), runs["n_models"].astype(str)], axis=-1),

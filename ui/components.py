@@ -95,7 +95,7 @@ def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = Non
     event = st.plotly_chart(fig, key=key, width="stretch", alt=alt, **kwargs)
     if data is not None:
         # Lazy: the table (and the browser's data-grid code, ~0.3 s per page load) only once it is opened.
-        box = lazy_expander(f"Data behind this chart ({len(data):,} rows)", key=f"{key}_data")
+        box = lazy_expander(f"Data behind this chart ({fmt.count(len(data), 'row')})", key=f"{key}_data")
         if box is not None:
             with box:
                 st.dataframe(data, hide_index=True, width="stretch")
@@ -135,8 +135,11 @@ def _missing(v: object) -> bool:
 
 
 def _float_format(col: pd.Series) -> str | Callable:
-    """A float column's default format: a count stored as float (every value whole, e.g. runs averaged) prints as
-    an integer, anything else with 3 decimals."""
+    """A float column's default format: a time (a column named like HELM's "... time (s)" or "runtime") at its
+    scale (fmt.seconds: "19 µs", not "0.000"), a count stored as float (every value whole, e.g. runs averaged) as an
+    integer, anything else with 3 decimals."""
+    if fmt.is_time(str(col.name)):
+        return fmt.seconds
     vals = col.dropna()
     if not vals.empty and bool((vals == vals.round()).all()) and bool((vals.abs() > 1).any()):
         return fmt.number

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import real_runs
+from helm_core import fmt, real_runs
 
 from . import cache, components
 
@@ -66,7 +66,7 @@ def example_card() -> None:
                     f"{components.text(scenario.upper())}, instance {components.text(CARD_INSTANCE)}")
         st.text(x["prompt"])
         verdict = "correct" if x["correct"] == 1 else ("incorrect" if x["correct"] == 0 else "not graded")
-        prob = "" if x["prob"] != x["prob"] else f", probability {x['prob']:.1%}"
+        prob = "" if x["prob"] != x["prob"] else f", probability {fmt.share(x['prob'])}"
         st.text(f"Completion: {x['completion']!r} → {x['mapped_output']} ({verdict}{prob})")
         source_caption(SAFETY)
         link_exam("BBQ", instance=CARD_INSTANCE)
@@ -90,18 +90,18 @@ def reliability_choice(strategy: str) -> tuple[dict, str]:
     row = runs.iloc[labels.index(label)]
     summary = cache.bundled_reliability(SAFETY, str(row["run"]), strategy)
     st.markdown(":blue-badge[Real HELM run] " + components.text(
-        f"{row['model']} on {row['scenario']} (HELM run {row['run']}), n = {summary['n']:,} instances. "
+        f"{row['model']} on {row['scenario']} (HELM run {row['run']}), n = {fmt.count(summary['n'])} instances. "
         "Confidence = the probability the model gave the answer letter it wrote (exp of that token's "
         "log-probability, as the serving API returned it)."))
     helm_ece = real_runs.reported_stat(out_stats(), str(row["run"]), "ece_10_bin")
     helm_prob = real_runs.reported_stat(out_stats(), str(row["run"]), "max_prob")
     if helm_ece == helm_ece:
         st.caption(components.text(
-            f"HELM's own stats.json reports ece_10_bin = {helm_ece:.3f} for this run, computed from its max_prob "
-            f"statistic (mean {helm_prob:.3f}): the completion-level log-probability in these files is 0, so HELM "
+            f"HELM's own stats.json reports ece_10_bin = {fmt.value(helm_ece)} for this run, computed from its max_prob "
+            f"statistic (mean {fmt.value(helm_prob)}): the completion-level log-probability in these files is 0, so HELM "
             "took every answer as 100% sure. The diagram uses the answer token's own log-probability instead."))
     source_caption(SAFETY)
-    return summary, f"{label} · {summary['n']:,} answers (genuine HELM run)"
+    return summary, f"{label} · {fmt.count(summary['n'])} answers (genuine HELM run)"
 
 
 def out_stats():
@@ -118,8 +118,8 @@ def trials_evidence() -> None:
     with st.container(border=True):
         st.markdown(components.text(
             f"Instance by instance, in a genuine HELM run: {out.runs['model'].iloc[0]} on bAbI task 15 answered "
-            f"{share['changed']:,} of {share['n']:,} questions ({share['share']:.1%}) differently across its "
+            f"{fmt.count(share['changed'])} of {fmt.count(share['n'])} questions ({fmt.share(share['share'])}) differently across its "
             f"{share['trials']} sets of in-context examples, and was right in one and wrong in another on "
-            f"{share['correct_changed']:,} ({share['share_correct_changed']:.1%})."))
+            f"{fmt.count(share['correct_changed'])} ({fmt.share(share['share_correct_changed'])})."))
         source_caption(BABI)
         link_trials()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from helm_core import ranking
+from helm_core import fmt, ranking
 from helm_core.data import GROUP_LABELS
 
 from . import components, state
@@ -124,7 +124,7 @@ def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = No
             state.allow(k, _weight_token)
             help_text = None
             if coverage is not None and n_models:
-                help_text = f"{int(coverage.get(g, 0)):,} of {n_models:,} models have a {GROUP_LABELS[g].lower()} win rate."
+                help_text = f"{fmt.count(int(coverage.get(g, 0)))} of {fmt.count(n_models)} models have a {GROUP_LABELS[g].lower()} win rate."
             raw[g] = int(grid[i % 2].slider(
                 GROUP_LABELS[g], min_value=0, max_value=W_MAX, step=1, key=k, bind="query-params",
                 on_change=_to_custom, help=help_text,
@@ -181,7 +181,7 @@ def podium(scores: pd.DataFrame, title: str, value_label: str) -> None:
     lines = []
     for model, r in ranked.head(3).iterrows():
         mark = " †" if r["flagged"] else ""
-        lines.append(f"**#{int(r['rank'])} {components.text(model)}**{mark} · {value_label} {r['score']:.3f}")
+        lines.append(f"**#{int(r['rank'])} {components.text(model)}**{mark} · {value_label} {fmt.value(r['score'])}")
     with st.container(border=True):
         st.markdown("  \n".join(lines))
 

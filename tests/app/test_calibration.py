@@ -216,10 +216,11 @@ def test_release_without_calibration_says_so():
     res = rel.results[rel.results["metric_group"] != "calibration"].reset_index(drop=True)
     at = _with_release(dataclasses.replace(rel, results=res, meta={**rel.meta, "release": "my upload", "kind": "upload"}))
     assert "Simulation · not HELM data" in texts(at)  # the simulation still works
+    assert "HELM published no ECE for my upload: its tables hold no calibration column." in texts(at)
     open_section(at, "Accuracy and calibration")
-    assert "my upload has no calibration values" in texts(at)
+    assert "HELM published no ECE for my upload: its tables hold no calibration column." in texts(at)
     open_section(at, "Switch interfaces")
-    assert "my upload has no calibration values" in texts(at)
+    assert "HELM published no ECE for my upload" in texts(at)
 
 
 def test_release_with_per_instance_confidences_draws_real_data():
@@ -233,7 +234,10 @@ def test_release_with_per_instance_confidences_draws_real_data():
     assert at.button_group(key="cal_source").value == "data"
     m = _metrics(at)
     assert m["Answers"] == "120"
-    assert m["ECE"] == f"{cal.ece(inst['prob'], inst['correct']):.3f}"
+    # the app's ECE from the confidences, labelled as the app's, beside HELM's own value for the cell
+    assert m["ECE (computed here)"] == f"{cal.ece(inst['prob'], inst['correct']):.3f}"
+    assert f"HELM's own table gives this cell an ECE of {cal.published_ece(rel, 'text-davinci-002', 'BoolQ'):.3f}" \
+        in texts(at)
     assert "Simulation · not HELM data" not in texts(at)
     assert any("300" in str(w.value) for w in at.warning)
     at.button_group(key="cal_source").set_value("simulation").run()

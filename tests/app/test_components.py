@@ -56,6 +56,17 @@ def test_markdown_table_display():
     ]
 
 
+@pytest.mark.parametrize("column,values,expected", [
+    ("Observed inference time (s)", [1.94e-05, 0.0318], ["19.4 µs", "31.8 ms"]),  # never "0.000"
+    ("runtime_s", [2.5, None], ["2.5 s", "–"]),
+    ("EM", [0.6, 0.25], ["0.600", "0.250"]),
+    ("# eval", [5.0, 1000.0], ["5", "1,000"]),
+])
+def test_markdown_table_reads_each_column_at_its_scale(column, values, expected):
+    md = components.markdown_table(pd.DataFrame({column: values}))
+    assert [line.strip("| ") for line in md.split("\n")[2:]] == expected
+
+
 def test_markdown_table_reads_back():
     """The AppTest helper that reads tables back is the inverse of markdown_table for plain values."""
     df = pd.DataFrame({"model": ["GPT-3 (175B)", "a_b *c* [d](e) #f", "- g"], "v": [0.5, 0.25, None],

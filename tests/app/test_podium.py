@@ -273,6 +273,21 @@ def test_paper_claim_is_compared_with_v040():
     assert "#3 text-davinci-002 (0.905), #9 TNLG v2 (530B) (0.787), #12 Anthropic-LM v4-s3 (52B) (0.780)" in t
     assert "agrees with the paper **within its own cohort**" in t
     assert "Pareto dominance is rare" in t
+    # "in all seven groups" counts only the models that have all seven; the others are counted apart
+    from helm_core import fmt
+    from helm_core.ranking import dominance_check
+
+    from helm_core.data import cohort_models
+
+    rel = load_release()
+    d = dominance_check(rel, cohort_models(rel, "paper"))  # the sidebar's default cohort
+    full, fewer = d.group_counts[d.group_counts == 7], d.group_counts[d.group_counts < 7]
+    assert len(full) == len(d.nondominated) and len(fewer) > 0
+    assert f"of the {len(full)} models in this cohort with a win rate in all seven groups" in t
+    held = (fmt.count(fewer.min(), "group") if fewer.min() == fewer.max() else
+            f"{fewer.min()} to {fewer.max()} groups")
+    assert (f"The other {fmt.count(len(fewer), 'model')} of the cohort {fmt.plural(len(fewer), 'has')} win rates in "
+            f"{held} and are left out of this check.") in t
 
 
 def test_three_model_cohort_still_works():

@@ -7,6 +7,7 @@ import dataclasses
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -94,7 +95,9 @@ def test_switching_to_mmlu_says_the_spread_is_over_subjects():
 def test_hellaswag_has_no_spread():
     at = open_page(query={"sens_scenario": "HellaSwag"})
     assert at.selectbox(key="sens_scenario").value == "HellaSwag"
-    assert "every model ran once with one seed" in texts(at)
+    t = texts(at)
+    assert "every model of the cohort has a single run in HELM classic v0.4.0: each circle is that run's value" in t
+    assert "diamond" not in t  # no diamond is drawn when every model has one run
 
 
 def test_rank_tables_highlight_changes():
@@ -180,7 +183,7 @@ def test_release_without_trials_or_nq():
     at.selectbox(key="sens_scenario").set_value("BoolQ").run()
     assert_clean(at)
     # without '# trials' no spread can be called a seed spread
-    assert "does not say how many seeds each run had" in texts(at)
+    assert "does not say what separates them (seeds, sub-tasks or adaptation methods)" in texts(at)
     open_section(at, "Best or worst seed")
     assert any("No model of the current cohort has a spread over seeds alone" in str(i.value) for i in at.info)
 
@@ -196,3 +199,21 @@ def test_rank_slope_draws_each_direction_as_one_trace_with_every_mover():
         names = {row[0] for row in trace["customdata"] if row[0] is not None}
         assert names == set(f.loc[f["change"] * sign > 0, "model"])
         assert len(trace["x"]) == 3 * len(names)  # best, worst, gap per model
+
+
+@pytest.mark.parametrize("lo,hi,expected", [
+    ([0.2], [0.2], (0.142, 0.258)),  # a single point: a 0.1 span around it, not plotly's −1…1
+    ([0.0], [0.0], (-0.02, 0.058)),  # clamped to the 0–1 scale's margin
+    ([0.2, 0.4], [0.2, 0.4], (0.184, 0.416)),
+    ([0.9], [1.0], (0.892, 1.008)),
+    ([10.0], [30.0], (8.4, 31.6)),  # not a share: no clamp
+    ([np.nan], [np.nan], None),
+])
+def test_value_range_holds_the_data(lo, hi, expected):
+    from ui.charts_reliability import value_range
+
+    got = value_range(pd.Series(lo), pd.Series(hi))
+    if expected is None:
+        assert got is None
+    else:
+        assert got == pytest.approx(list(expected))

@@ -406,3 +406,74 @@ def test_method_scenarios(release, method, scenarios):
 def test_method_scenarios_rejects_unknown_method(release):
     with pytest.raises(ValueError, match="multiple-choice method"):
         cal.method_scenarios(release, "chain-of-thought")
+
+
+# ----------------------------------------------------------------------------- what HELM published; a suite's methods
+
+
+def test_published_calibration_on_classic_and_on_a_suite_without_ece(release):
+    assert cal.published_calibration(release) == {"has_ece": True, "metrics": ["ECE (10-bin)"]}
+    assert cal.published_ece(release, "text-davinci-002", "BoolQ") == pytest.approx(
+        release.results.query("model == 'text-davinci-002' and scenario == 'BoolQ' and metric == 'ECE (10-bin)'")
+        ["value"].iloc[0])
+    assert np.isnan(cal.published_ece(release, "no such model", "BoolQ"))
+    res = release.results
+    maxprob = res[res["metric"] == "ECE (10-bin)"].assign(metric="Max prob")
+    suite = dataclasses.replace(release, results=pd.concat([res[res["metric_group"] != "calibration"], maxprob]))
+    assert cal.published_calibration(suite) == {"has_ece": False, "metrics": ["Max prob"]}
+    none = dataclasses.replace(release, results=res[res["metric_group"] != "calibration"])
+    assert cal.published_calibration(none) == {"has_ece": False, "metrics": []}
+
+
+SCEN = pd.DataFrame({"scenario": ["LSAT", "bAbI"], "main_metric": ["exact_match", "exact_match"],
+                     "main_split": ["test", "test"], "main_metric_display": ["EM", "EM"]})
+
+
+def _runs(rows):
+    return pd.DataFrame(rows, columns=["run", "model", "scenario", "method"])
+
+
+def _stats(rows):
+    return pd.DataFrame(rows, columns=["run", "name", "split", "sub_split", "perturbation", "count", "mean"])
+
+
+@pytest.mark.parametrize("runs,stats,expected", [
+    # the same model and scenario under joint and separate: one row per run, joint first
+    ([("j", "P", "LSAT", "multiple_choice_joint"), ("s", "P", "LSAT", "multiple_choice_separate_original")],
+     [("j", "exact_match", "test", "", "", 5, 0.6), ("s", "exact_match", "test", "", "", 5, 0.8),
+      ("s", "exact_match", "test", "", "robustness", 5, 0.1), ("j", "ece_10_bin", "test", "", "", 5, 0.3)],
+     [("P", "LSAT", "joint", 0.6, 0.3), ("P", "LSAT", "separate", 0.8, np.nan)]),
+    # one method only, or generation: nothing to compare
+    ([("j", "P", "LSAT", "multiple_choice_joint"), ("g", "P", "bAbI", "generation")],
+     [("j", "exact_match", "test", "", "", 5, 0.6)], []),
+    # two models, each with one method: not a comparison of one model
+    ([("j", "P", "LSAT", "multiple_choice_joint"), ("s", "Q", "LSAT", "multiple_choice_separate_original")],
+     [("j", "exact_match", "test", "", "", 5, 0.6), ("s", "exact_match", "test", "", "", 5, 0.8)], []),
+    # a count-0 stat has no mean: the value is missing, not 0
+    ([("c", "P", "LSAT", "multiple_choice_separate_calibrated"), ("j", "P", "LSAT", "multiple_choice_joint")],
+     [("c", "exact_match", "test", "", "", 0, np.nan), ("j", "exact_match", "test", "", "", 5, 0.4)],
+     [("P", "LSAT", "joint", 0.4, np.nan), ("P", "LSAT", "separate-calibrated", np.nan, np.nan)]),
+])
+def test_method_comparison(runs, stats, expected):
+    got = cal.method_comparison(_runs(runs), _stats(stats), SCEN)
+    assert list(got.columns) == cal.METHOD_COMPARISON_COLUMNS
+    assert [(r.model, r.scenario, r.method) for r in got.itertuples()] == [e[:3] for e in expected]
+    np.testing.assert_allclose(got["value"].to_numpy(dtype=float), [e[3] for e in expected])
+    np.testing.assert_allclose(got["ece"].to_numpy(dtype=float), [e[4] for e in expected])
+
+
+def test_method_comparison_of_nothing_is_empty():
+    assert cal.method_comparison(None, None, None).empty
+    assert cal.method_comparison(_runs([]), _stats([]), SCEN).empty
+
+
+@pytest.mark.parametrize("values,expected", [
+    ((0.6, 0.8), "P on LSAT (EM): 0.600 with joint, 0.800 with separate: separate is 0.200 higher than joint."),
+    ((0.7, 0.7), "P on LSAT (EM): 0.700 with joint, 0.700 with separate: the same model scores the same under each "
+                 "method."),
+    ((0.9, np.nan), "P on LSAT (EM): 0.900 with joint, no value with separate."),
+])
+def test_method_sentences(values, expected):
+    comp = pd.DataFrame({"model": "P", "scenario": "LSAT", "method": ["joint", "separate"], "run": ["j", "s"],
+                         "metric": "EM", "split": "test", "value": list(values), "ece": np.nan})
+    assert cal.method_sentences(comp) == [expected]

@@ -171,3 +171,28 @@ def test_cost_view_bundle(release, cost, y):
 def test_cost_view_unknown_cost_raises(release):
     with pytest.raises(ValueError, match="cost measure"):
         F.cost_view(release, cost="dollars")
+
+
+@pytest.mark.parametrize("metrics,cost,expected", [
+    (["Denoised inference time (s)"], "runtime", "Mean denoised inference time (s)"),
+    (["Observed inference time (s)"], "runtime", "Mean observed inference time (s)"),
+    (["Observed inference time (s)", "Denoised inference time (s)"], "runtime",
+     "Mean inference time (s): Observed inference time (s), Denoised inference time (s)"),
+    ([], "runtime", "Mean inference time (s)"),
+    (["Observed inference time (s)"], "params", "Parameters"),
+])
+def test_cost_label_names_the_releases_own_efficiency_metric(release, metrics, cost, expected):
+    import dataclasses
+
+    res = release.results[release.results["metric_group"] != "efficiency"]
+    rows = [{"model": release.model_names[i], "scenario": "MMLU", "metric_group": "efficiency", "metric": m,
+             "value": 0.01 * (i + 1), "lower_is_better": True, "n_runs": 1.0, "run_min": np.nan, "run_max": np.nan,
+             "note": ""} for i, m in enumerate(metrics)]
+    # a metric that has no value at all is not the release's metric
+    rows.append({"model": release.model_names[0], "scenario": "BoolQ", "metric_group": "efficiency",
+                 "metric": "Idealized inference time (s)", "value": np.nan, "lower_is_better": True, "n_runs": np.nan,
+                 "run_min": np.nan, "run_max": np.nan, "note": ""})
+    rel = dataclasses.replace(release, results=pd.concat([res, pd.DataFrame(rows)], ignore_index=True))
+    assert F.efficiency_metrics(rel) == metrics
+    assert F.cost_label(rel, cost) == expected
+    assert F.cost_label(release, "runtime") == "Mean denoised inference time (s)"  # classic v0.4.0

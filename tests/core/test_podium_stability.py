@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helm_core.ranking import RECIPES, podium_stability, recipe_stability
+from helm_core.ranking import (RECIPES, STABILITY_WORDS, podium_stability, recipe_stability, stability_verdict,
+                               stability_word)
 
 HOLISTIC = RECIPES["holistic"].weight_series()
 
@@ -146,3 +147,39 @@ def test_dirichlet_spread_matches_the_samples():
     g = rng.standard_gamma(50 * w, size=(200_000, len(w)))
     emp = (g / g.sum(axis=1, keepdims=True)).std(axis=0)
     np.testing.assert_allclose(emp, dirichlet_spread(HOLISTIC, 50).to_numpy(), rtol=0.02)
+
+
+@pytest.mark.parametrize("p_first,p_runner_up,n,expected", [
+    # two models: a first place just above a coin flip is a toss-up, not "fairly stable"
+    (0.508, 0.492, 2, "a toss-up"), (0.54, 0.46, 2, "a toss-up"), (0.60, 0.40, 2, "fragile"),
+    (0.70, 0.30, 2, "fairly stable"), (0.95, 0.05, 2, "robust"),
+    # many models: a majority is fairly stable, a near tie is a toss-up whatever the share
+    (0.50, 0.30, 67, "fairly stable"), (0.45, 0.40, 67, "a toss-up"), (0.40, 0.20, 67, "fragile"),
+    (0.90, 0.05, 67, "robust"), (0.93, 0.07, 10, "robust"), (0.34, 0.33, 3, "a toss-up"),
+    (0.60, 0.20, 3, "fairly stable"), (0.52, 0.30, 3, "fragile"),
+    # one model: nothing to contest
+    (1.0, float("nan"), 1, "unchallenged"),
+])
+def test_stability_word_depends_on_margin_and_number_of_models(p_first, p_runner_up, n, expected):
+    assert stability_word(p_first, p_runner_up, n) == expected
+    assert expected in STABILITY_WORDS
+
+
+@pytest.mark.parametrize("n,p_first", [(0, 0.5), (2, float("nan"))])
+def test_stability_word_rejects_no_models_or_no_share(n, p_first):
+    with pytest.raises(ValueError):
+        stability_word(p_first, 0.1, n)
+
+
+def test_stability_verdict_reads_the_leader_and_runner_up_from_the_samples():
+    # a and b split first place about evenly: a toss-up among 4 models, chance 25%
+    wr = _frame({"a": [0.9, 0.1, 0.5], "b": [0.1, 0.9, 0.5], "c": [0.2, 0.2, 0.2], "d": [0.1, 0.1, 0.1]})
+    st = podium_stability(wr, {"accuracy": 1, "robustness": 1, "bias": 1}, n_samples=20_000, concentration=20)
+    v = stability_verdict(st)
+    assert {v.leader, v.runner_up} == {"a", "b"}
+    assert v.p_first == st["p_first"].iloc[0] and v.p_runner_up == st["p_first"].iloc[1]
+    assert (v.n_models, v.chance, v.word) == (4, 0.25, "a toss-up")
+    one = stability_verdict(st.head(1))
+    assert (one.word, one.runner_up, one.n_models) == ("unchallenged", "", 1)
+    with pytest.raises(ValueError):
+        stability_verdict(st.iloc[0:0])

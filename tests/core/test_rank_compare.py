@@ -201,3 +201,69 @@ def test_exclude_ranks_accuracy_and_recipe_on_one_set_of_models(release, cohort,
     # the accuracy table's ranks are the ranks the shifts start from
     assert (rr.accuracy.loc[rr.shift.index, "rank"] == rr.shift["rank_a"]).all()
     assert int(rr.accuracy["rank"].max()) <= len(ranked)
+
+
+def _with_groups(release, keep: tuple[str, ...], models: list[str]):
+    """`models` of the release with values in the metric groups `keep` only (a suite that measured fewer)."""
+    import dataclasses
+
+    from helm_core.data import select_models
+
+    rel = select_models(release, models)
+    res = rel.results[rel.results["metric_group"].isin(keep)].reset_index(drop=True)
+    return dataclasses.replace(rel, results=res, published_win_rates=rel.published_win_rates.iloc[0:0],
+                               meta={**rel.meta, "kind": "uploaded", "release_id": ""})
+
+
+@pytest.mark.parametrize("keep,measured", [
+    (("accuracy", "efficiency"), ("accuracy", "efficiency")),
+    (("accuracy",), ("accuracy",)),
+    (("accuracy", "calibration", "robustness", "fairness", "bias", "toxicity", "efficiency"),
+     ("accuracy", "calibration", "robustness", "fairness", "bias", "toxicity", "efficiency")),
+])
+def test_dominance_check_counts_the_groups_each_model_has(release, keep, measured):
+    from helm_core.ranking import dominance_check
+
+    models = ["text-davinci-002", "GPT-J (6B)", "OPT (175B)"]
+    d = dominance_check(_with_groups(release, keep, models), models)
+    assert d.groups == ("accuracy", "calibration", "robustness", "fairness", "bias", "toxicity", "efficiency")
+    assert d.measured == measured
+    # a model counts a group when it has a win rate there, and never more groups than the suite measured
+    assert set(d.group_counts.index) == set(models)
+    assert (d.group_counts <= len(measured)).all()
+    assert set(d.nondominated.index) <= set(models)
+
+
+def test_dominance_check_on_classic_is_the_seven_group_summary(release):
+    from helm_core.ranking import dominance_check
+
+    d = dominance_check(release)
+    assert len(d.measured) == 7
+    pd.testing.assert_series_equal(d.nondominated, dominance_summary(release))
+    # the models the check covers are exactly those with all seven
+    assert set(d.nondominated.index) == set(d.group_counts.index[d.group_counts == 7])
+
+
+def test_dominance_check_two_models_split_across_two_groups():
+    # hand-made: a wins accuracy, b wins efficiency: neither dominates
+    import dataclasses
+
+    from helm_core.data import load_release
+    from helm_core.ranking import dominance_check
+
+    base = load_release()
+    rows = []
+    for m, acc, eff in (("text-davinci-002", 0.9, 2.0), ("GPT-J (6B)", 0.5, 0.5)):
+        rows += [{"model": m, "scenario": "MMLU", "metric_group": "accuracy", "metric": "EM", "value": acc,
+                  "lower_is_better": False},
+                 {"model": m, "scenario": "MMLU", "metric_group": "efficiency", "metric": "Observed inference time (s)",
+                  "value": eff, "lower_is_better": True}]
+    res = pd.DataFrame(rows).assign(n_runs=1.0, run_min=np.nan, run_max=np.nan, note="")
+    res["lower_is_better"] = res["lower_is_better"].astype("boolean")
+    rel = dataclasses.replace(base, results=res, models=base.models[base.models["model"].isin(
+        ["text-davinci-002", "GPT-J (6B)"])].reset_index(drop=True),
+        published_win_rates=base.published_win_rates.iloc[0:0], meta={"kind": "uploaded", "release": "x"})
+    d = dominance_check(rel)
+    assert d.measured == ("accuracy", "efficiency")
+    assert d.group_counts.to_dict() == {"text-davinci-002": 2, "GPT-J (6B)": 2}
+    assert d.nondominated.to_dict() == {"text-davinci-002": True, "GPT-J (6B)": True}
