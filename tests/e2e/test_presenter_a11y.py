@@ -94,7 +94,7 @@ def test_presenter_keys_step_through_a_pages_tabs(server, browser):
 
 
 # Pages without a chart (text, stepper, tables, upload): the others must put their main chart on the first screen.
-NO_CHART = {"limits", "threads", "references", "runs", "data"}
+NO_CHART = {"limits", "threads", "references", "runs", "data", "leaderboard"}
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
