@@ -1,0 +1,92 @@
+"""Where a demo-walk step's time goes (python -m bench.profile_walk [--steps N] [--pages a,b]): one presenter walk
+(PageDown from /?present=1) in Chromium with its DevTools profiler on. Per step: the time until the last websocket
+message from the server (the script's run, as the browser sees it), the time from there to the last DOM change
+(the browser's own work), the messages and bytes received, and Chromium's Performance.getMetrics deltas (script,
+layout and style time, and all main-thread task time). At the end the JavaScript functions with the most self
+time over the whole walk (the CPU profiler's samples), by function and bundle."""
+from __future__ import annotations
+
+import argparse
+import collections
+import time
+from pathlib import Path
+
+from bench.browser import COUNTER, new_page, settle, walk_position
+
+ROOT = Path(__file__).resolve().parents[1]
+METRICS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration", "Nodes", "JSHeapUsedSize")
+
+
+def metrics(cdp) -> dict[str, float]:
+    return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] in METRICS}
+
+
+def top_functions(profile: dict, n: int = 15) -> list[tuple[float, str]]:
+    nodes = {node["id"]: node for node in profile["nodes"]}
+    self_ms: collections.Counter = collections.Counter()
+    for node_id, dt in zip(profile["samples"], profile["timeDeltas"]):
+        cf = nodes[node_id]["callFrame"]
+        name = cf["functionName"] or "(anonymous)"
+        where = cf["url"].rsplit("/", 1)[-1][:40]
+        self_ms[f"{name} [{where}:{cf['lineNumber']}]" if where else name] += dt / 1e3
+    return [(ms, name) for name, ms in self_ms.most_common(n)]
+
+
+def profile_walk(app_url: str, steps: int, browser) -> list[dict]:
+    ctx, page = new_page(browser, (1280, 720))
+    frames: list[tuple[float, int]] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(
+        (time.perf_counter(), len(payload)))))
+    page.goto(f"{app_url}/?present=1", wait_until="commit")
+    settle(page)
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    cdp.send("Profiler.enable")
+    cdp.send("Profiler.setSamplingInterval", {"interval": 500})
+    cdp.send("Profiler.start")
+    rows = []
+    nxt = page.locator(".st-key-present_next button").first
+    while nxt.is_enabled() and len(rows) < steps:
+        before_m = metrics(cdp)
+        before = page.evaluate(f"({COUNTER} || [''])[0]")
+        t0_page, t0 = page.evaluate("performance.now()"), time.perf_counter()
+        n0 = len(frames)
+        page.keyboard.press("PageDown")
+        seconds = settle(page, t0_page, f"({COUNTER} || [''])[0] !== {before!r}")
+        mine = frames[n0:]
+        after_m = metrics(cdp)
+        last_ws = (mine[-1][0] - t0) if mine else float("nan")
+        rows.append({"step": walk_position(page), "last_change_s": seconds, "last_ws_s": last_ws,
+                     "browser_after_ws_s": seconds - last_ws, "ws_msgs": len(mine),
+                     "ws_kb": sum(b for _, b in mine) / 1024,
+                     **{k: after_m[k] - before_m[k] for k in METRICS}})
+    prof = cdp.send("Profiler.stop")["profile"]
+    ctx.close()
+    return rows, top_functions(prof)
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e import conftest as e2e
+
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--steps", type=int, default=80)
+    a = ap.parse_args()
+    with e2e.serving() as app, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=e2e.CHROMIUM, headless=True, args=e2e.CHROMIUM_ARGS)
+        rows, top = profile_walk(app.url, a.steps, browser)
+        browser.close()
+    print(f"{'step':<50} {'last chg':>8} {'last ws':>7} {'after':>6} {'msgs':>5} {'KB':>6} {'task':>6} {'script':>6} "
+          f"{'layout':>6} {'style':>6} {'nodes':>6}")
+    for r in rows:
+        print(f"{r['step'][:50]:<50} {r['last_change_s']:>8.2f} {r['last_ws_s']:>7.2f} {r['browser_after_ws_s']:>6.2f} "
+              f"{r['ws_msgs']:>5} {r['ws_kb']:>6.0f} {r['TaskDuration']:>6.2f} {r['ScriptDuration']:>6.2f} "
+              f"{r['LayoutDuration']:>6.2f} {r['RecalcStyleDuration']:>6.2f} {r['Nodes']:>+6.0f}")
+    print("\nJavaScript self time over the walk (ms):")
+    for ms, name in top:
+        print(f"  {ms:>8.0f}  {name}")
+
+
+if __name__ == "__main__":
+    main()
