@@ -79,3 +79,6 @@ if counter is not None:
     presenter.show_counter(counter, pg.url_path)
 presenter.write_url()
 state.finish_run()
+# Once per process, after the first page has run: the bundled files pages read on their first visit, read in the
+# background so no visitor (or presenter's PageDown) waits for them.
+cache.start_warm_up()

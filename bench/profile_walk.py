@@ -65,6 +65,44 @@ def profile_walk(app_url: str, steps: int, browser) -> list[dict]:
     return rows, top_functions(prof)
 
 
+def server_walk(max_steps: int = 80) -> list[tuple[str, float, float]]:
+    """The same walk on the server alone (AppTest, a fresh process's caches): per step the page, the seconds of
+    the script run(s) it took the first time, and again on a second walk (caches warm)."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.helpers import section_tabs
+    from ui import nav
+
+    pages = nav.available_pages()
+    out = []
+    for walk in range(2):
+        at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=120)
+        at.query_params["present"] = "1"
+        at.run()
+        last_idx = 0
+        for i in range(max_steps):
+            nxt = at.button(key="present_next")
+            if nxt.disabled:
+                break
+            t0 = time.perf_counter()
+            nxt.click().run()
+            seconds = time.perf_counter() - t0
+            counter = next(str(m.value) for m in at.markdown if str(m.value).startswith("**Section "))
+            idx = int(counter.split()[1]) - 1
+            if walk == 0:
+                key, tabs = section_tabs(at)
+                opened = next((t.label for t in tabs if t.children), "") if key else ""
+                out.append([pages[idx].url_path or "(home)", opened, seconds, float("nan")])
+            else:
+                out[i][3] = seconds
+            if idx != last_idx:  # AppTest reruns its own page next: move it to the page the app switched to
+                at.switch_page(pages[idx].file)
+                at.query_params["present"] = "1"
+                at.run()
+            last_idx = idx
+    return out
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -72,7 +110,13 @@ def main() -> None:
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=80)
+    ap.add_argument("--server", action="store_true", help="only the server's script time per step (AppTest)")
     a = ap.parse_args()
+    if a.server:
+        print(f"{'step':<50} {'first s':>8} {'again s':>8}")
+        for path, tab, first, again in server_walk(a.steps):
+            print(f"{(path + (' · ' + tab if tab else ''))[:50]:<50} {first:>8.3f} {again:>8.3f}")
+        return
     with e2e.serving() as app, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=e2e.CHROMIUM, headless=True, args=e2e.CHROMIUM_ARGS)
         rows, top = profile_walk(app.url, a.steps, browser)
