@@ -80,8 +80,8 @@ def _open(browser, url: str):
     return ctx, page, frames
 
 
-def profile_walk(app_url: str, steps: int, browser):
-    ctx, page, frames = _open(browser, f"{app_url}/?present=1")
+def profile_walk(app_url: str, steps: int, browser, start: str = ""):
+    ctx, page, frames = _open(browser, f"{app_url}/{start}?present=1")
     nxt = page.locator(".st-key-present_next button").first
 
     def step(t0_page):
@@ -157,6 +157,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=80)
     ap.add_argument("--server", action="store_true", help="only the server's script time per step (AppTest)")
+    ap.add_argument("--start", default="", help="the page (URL path) the walk starts on; default the first")
     a = ap.parse_args()
     if a.server:
         print(f"{'step':<50} {'first s':>8} {'again s':>8}")
@@ -165,7 +166,7 @@ def main() -> None:
         return
     with e2e.serving() as app, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=e2e.CHROMIUM, headless=True, args=e2e.CHROMIUM_ARGS)
-        rows, top = profile_walk(app.url, a.steps, browser)
+        rows, top = profile_walk(app.url, a.steps, browser, a.start)
         ref_rows, ref_top = profile_reference(browser, 10)
         browser.close()
     print(f"{'step':<50} {'last chg':>8} {'last ws':>7} {'after':>6} {'msgs':>5} {'KB':>6} {'task':>6} {'script':>6} "
