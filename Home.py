@@ -18,6 +18,7 @@ for spec in nav.available_pages():
                    default=spec.url_path == "")
     pages.setdefault(spec.section, []).append(page)
 pg = st.navigation(pages)
+presenter.switch_early(pg.url_path)  # a Previous/Next press that leaves this page: switch before drawing anything
 
 # A server path given at start-up (`streamlit run Home.py -- --helm-output PATH`, or HELM_OUTPUT) is loaded
 # once per process and offered to every session; uploads stay in the session that made them.
@@ -79,3 +80,6 @@ if counter is not None:
     presenter.show_counter(counter, pg.url_path)
 presenter.write_url()
 state.finish_run()
+# Once per process, after the first page has run: the bundled files pages read on their first visit, read in the
+# background so no visitor (or presenter's PageDown) waits for them.
+cache.start_warm_up()

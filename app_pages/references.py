@@ -75,8 +75,11 @@ st.subheader("BibTeX")
 bib = bibtex_for(chosen)
 st.download_button(f"Download BibTeX ({len(shown)} entries)", bib.encode("utf-8"), file_name="helm_explorer_references.bib",
                    mime="application/x-bibtex", key="references_bibtex", icon=":material/download:")
-with st.expander("Show the BibTeX"):
-    st.code(bib, language="bibtex")
+# Lazy: a closed plain expander still ships the code block, and the browser's highlighter ran on every visit.
+bib_box = components.lazy_expander("Show the BibTeX", key="references_bibtex_code")
+if bib_box is not None:
+    with bib_box:
+        st.code(bib, language="bibtex")
 st.caption("Generated from data/references.toml. Where the sources give only surnames or cut an author list "
            "short, the entry does the same (\"and others\"); no field is filled in from elsewhere.")
 

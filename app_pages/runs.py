@@ -250,9 +250,12 @@ def browse(outs: dict, *, cohort: bool) -> None:
     with right:
         st.markdown("**Run spec** (run_spec.json adapter)")
         adapter_table(row["adapter_spec"])
-    with st.expander("All of this run's stats.json"):
-        st.dataframe(pd.DataFrame(out.run_stats[out.run_stats["run"] == run].drop(columns="run")), hide_index=True,
-                     width="stretch")
+    # Lazy: a closed plain expander still ships the table, and the browser loaded its data-grid code every time.
+    stats_box = components.lazy_expander("All of this run's stats.json", key="runs_stats_table")
+    if stats_box is not None:
+        with stats_box:
+            st.dataframe(pd.DataFrame(out.run_stats[out.run_stats["run"] == run].drop(columns="run")),
+                         hide_index=True, width="stretch")
 
     if not bool(row["has_instances"]):
         st.info("This run folder has no per-instance files (scenario_state.json or display_predictions.json), so "

@@ -115,6 +115,45 @@ def _tab_position(url_path: str) -> tuple[str, list[str], int] | None:
     return key, labels, labels.index(current) if current in labels else 0
 
 
+def _step_clicked() -> int:
+    """+1 when this run is a click on Next (or PageDown), -1 on Previous (PageUp), else 0. Readable before the bar
+    draws its buttons: a button's click is in the session state from the start of the run it triggered."""
+    return 1 if st.session_state.get("present_next") else -1 if st.session_state.get("present_prev") else 0
+
+
+def _page_target(current_url_path: str, step: int):
+    """The page a step moves to (a PageSpec), or None when it moves within the open page's tabs, or nowhere."""
+    tabs = _tab_position(current_url_path)
+    if not step or (tabs is not None and 0 <= tabs[2] + step < len(tabs[1])):
+        return None
+    pages = nav.available_pages()
+    to = _page_index(pages, current_url_path) + step
+    return pages[to] if 0 <= to < len(pages) else None
+
+
+def _switch(target, back: bool) -> None:
+    # st.switch_page would clear the URL, which Streamlit refuses while widgets are bound to it;
+    # passing the parameters to keep replaces them instead (bound sidebar widgets keep their values).
+    # Going back lands on the previous page's last tab, when this session has seen that page.
+    query = {PARAM: "1"}
+    rec = st.session_state.get(_SECTIONS, {}).get(target.url_path) if back else None
+    if rec is not None:
+        query[rec[0]] = rec[1][-1]
+    st.switch_page(target.file, query_params=query)
+
+
+def switch_early(current_url_path: str) -> None:
+    """In presenter mode, a Previous/Next press that leaves the open page switches at once (Home.py calls this
+    right after st.navigation): the run it interrupts would otherwise draw the sidebar and the bar first, only
+    for the switch to throw them away, and a presenter's page step waited for both runs."""
+    if not is_on():
+        return
+    step = _step_clicked()
+    target = _page_target(current_url_path, step)
+    if target is not None:
+        _switch(target, back=step < 0)
+
+
 def bar(current_url_path: str):
     """Previous / Next buttons with a 'section k of n' counter; keyboard: PageUp/PageDown. On a page with section
     tabs they step through its tabs first. Returns the counter's slot for `show_counter`, filled once the page
@@ -134,23 +173,14 @@ def bar(current_url_path: str):
                                   disabled=last, key="present_next", help="Next section (PageDown)")
     counter = cols[2].empty()
     cols[3].button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
-    if tabs is not None:
-        key, labels, at = tabs
-        step = 1 if next_clicked else -1 if prev_clicked else 0
-        if step and 0 <= at + step < len(labels):
-            # Before the page runs, so the tabs (not drawn yet in this run) open on the new label.
-            st.session_state[key] = labels[at + step]
-            return counter
-    target = pages[idx - 1] if prev_clicked and idx > 0 else pages[idx + 1] if next_clicked and idx < len(pages) - 1 else None
+    step = 1 if next_clicked else -1 if prev_clicked else 0
+    if tabs is not None and step and 0 <= tabs[2] + step < len(tabs[1]):
+        # Before the page runs, so the tabs (not drawn yet in this run) open on the new label.
+        st.session_state[tabs[0]] = tabs[1][tabs[2] + step]
+        return counter
+    target = _page_target(current_url_path, step)  # (switch_early has done this already when Home.py called it)
     if target is not None:
-        # st.switch_page would clear the URL, which Streamlit refuses while widgets are bound to it;
-        # passing the parameters to keep replaces them instead (bound sidebar widgets keep their values).
-        # Going back lands on the previous page's last tab, when this session has seen that page.
-        query = {PARAM: "1"}
-        back = st.session_state.get(_SECTIONS, {}).get(target.url_path) if prev_clicked else None
-        if back is not None:
-            query[back[0]] = back[1][-1]
-        st.switch_page(target.file, query_params=query)
+        _switch(target, back=step < 0)
     return counter
 
 

@@ -8,7 +8,7 @@ from helm_core import bibtex, content
 from ui import nav
 
 from .critique_helpers import open_at
-from .helpers import tables, texts
+from .helpers import open_lazy, tables, texts
 
 PAGE = nav.spec_for("references").file
 REFS = content.load_references()
@@ -19,7 +19,9 @@ def _count_line(at) -> str:
 
 
 def _bib(at) -> str:
-    return at.code[0].value.strip()
+    """The BibTeX code block, once its (lazy) expander is open: closed, the page ships no code block."""
+    assert not at.code or at.session_state["references_bibtex_code"]
+    return open_lazy(at, "Show the BibTeX").code[0].value.strip()
 
 
 def test_everything_by_default():
