@@ -8,12 +8,12 @@ import pytest
 from ui import nav
 
 from .helpers import open_page, section_labels, section_tabs, texts
-from .test_all_pages import black_marks
+# SECTIONED: the pages with several charts, built one section at a time so the first load draws one section
+# (DESIGN.md §7); and Prompts & Completions, whose views of the bundled runs (side by side, trials, browser) are built
+# one at a time.
+from .test_all_pages import SECTIONED, black_marks
 
 PAGES = nav.available_pages()
-# The pages with several charts: built one section at a time so the first load draws one section (DESIGN.md §7);
-# and Prompts & Completions, whose views of the bundled runs (side by side, trials, browser) are built one at a time.
-SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "releases", "runs"}
 BY_PATH = {p.url_path: p for p in PAGES}
 RELEASE_NAMES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capabilities": "HELM Capabilities v1.15.0"}
 
