@@ -8,9 +8,11 @@ tests/app/test_all_pages.py is, so every page is still run from cold caches), or
 change what a load reads, e.g. helm_output's EAGER_INSTANCE_BYTES): such a test gets a full clear before and after.
 
 Markers: every test under tests/e2e is marked `browser` (Playwright + Chromium against `streamlit run`), so the
-fast inner loop is `bash scripts/test.sh -m "not browser"`; and it is put in the xdist group "browser", so with
-`-n 2 --dist loadgroup` (pytest.ini) one worker runs every browser test against one shared server and browser
-(tests/e2e/conftest.py) while the other runs unit and AppTest tests.
+fast inner loop is `bash scripts/test.sh fast` (= `-m "not browser"`); and it is put in an xdist group, so under
+`bash scripts/test.sh` (`-n 2 --dist loadgroup`) one worker runs the browser tests of the group "browser" one after
+another against one shared server and browser (tests/e2e/conftest.py), while the other worker runs the group
+"browser-own-server" (the 20-session load test and the modules with a server of their own), then both share the
+unit and AppTest tests.
 """
 from __future__ import annotations
 
@@ -31,11 +33,27 @@ KEEP_WARM = frozenset({
 })
 
 
+# Browser tests with a server of their own that run beside the rest rather than after it: the 20-session load
+# test (it walks for a fixed time, so its minutes overlap the other worker's work instead of adding to them) and
+# the modules that start their own server. They run on the other worker, with a browser of that worker's own.
+OWN_SERVER_GROUP = "browser-own-server"
+OWN_SERVER_MODULES = {"test_concurrent.py", "test_upload_abuse.py", "test_tables_browser.py"}
+
+
 def pytest_collection_modifyitems(config, items):
+    browser = []
     for item in items:
-        if E2E in Path(str(item.path)).parents:
+        path = Path(str(item.path))
+        if E2E in path.parents:
             item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP))
+            own = path.name in OWN_SERVER_MODULES
+            item.add_marker(pytest.mark.xdist_group(OWN_SERVER_GROUP if own else BROWSER_GROUP))
+            browser.append(item)
+    # Browser tests first (the load test first of all): xdist hands out the big groups before the single tests,
+    # and without workers the long walks start while the machine is fresh. Tests do not depend on their order.
+    rest = [i for i in items if i not in browser]
+    browser.sort(key=lambda i: Path(str(i.path)).name != "test_concurrent.py")
+    items[:] = browser + rest
 
 
 def clear_caches(keep: frozenset[str] = frozenset()) -> None:
