@@ -56,6 +56,14 @@ def pytest_collection_modifyitems(config, items):
     items[:] = browser + rest
 
 
+def pytest_make_parametrize_id(config, val, argname):
+    """A short id for a long bytes parameter (a zip made at import carries the time, random bytes differ): the
+    xdist workers must collect the same test ids."""
+    if isinstance(val, (bytes, bytearray)) and len(val) > 32:
+        return f"{argname}-{len(val)}-bytes"
+    return None
+
+
 def clear_caches(keep: frozenset[str] = frozenset()) -> None:
     """Clear every st.cache_data and every st.cache_resource except those whose function is named in `keep`."""
     import streamlit as st
