@@ -3,6 +3,8 @@ only the open section is built, and every section declares the same query keys, 
 closed section is dropped while another one is open."""
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from ui import nav
@@ -18,10 +20,12 @@ BY_PATH = {p.url_path: p for p in PAGES}
 RELEASE_NAMES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capabilities": "HELM Capabilities v1.15.0"}
 
 
-def _sections(spec) -> tuple[str, list[str]]:
+@functools.lru_cache(maxsize=None)
+def _sections(spec) -> tuple[str, tuple[str, ...]]:
+    """The page's section key and labels, read once per process (the sweeps below open every section anyway)."""
     at = open_page(spec.file)
     key, _ = section_tabs(at)
-    return key, section_labels(at)
+    return key, tuple(section_labels(at))
 
 
 def test_exactly_the_multi_chart_pages_have_sections():
