@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # The project's one test command: installs what the tests need, then runs the whole suite
 # (unit tests, AppTest page tests, browser tests in Debian's Chromium). Extra arguments go to pytest.
+#   bash scripts/test.sh            the whole suite, on 2 workers (pytest-xdist, --dist loadgroup: every browser
+#                                   test on one worker against one shared server, the rest spread over both)
+#   bash scripts/test.sh fast       the inner loop: unit + AppTest tests, no browser (-m "not browser")
+#   HELM_TEST_WORKERS=1 bash scripts/test.sh ...   one process (or pass -n yourself); 0 also means no xdist
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
 
+FAST=0
+if [ "${1:-}" = "fast" ]; then
+  FAST=1
+  shift
+fi
+
 "$PY" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 
-if [ ! -x /usr/bin/chromium ]; then
+if [ "$FAST" = "0" ] && [ ! -x /usr/bin/chromium ]; then
   if [ "$(id -u)" = "0" ]; then
     echo "Installing Debian's chromium for the browser tests…"
     apt-get update -qq
@@ -18,4 +28,17 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
-exec "$PY" -m pytest "$@"
+ARGS=()
+WORKERS="${HELM_TEST_WORKERS:-2}"
+own_workers=0
+for a in "$@"; do
+  case "$a" in -n|-n[0-9]*|--numprocesses|--numprocesses=*|no:xdist|-pno:xdist) own_workers=1 ;; esac
+done
+if [ "$own_workers" = "0" ] && [ "$WORKERS" -gt 1 ]; then
+  ARGS+=(-n "$WORKERS" --dist loadgroup)
+fi
+if [ "$FAST" = "1" ]; then
+  ARGS+=(-m "not browser")
+fi
+
+exec "$PY" -m pytest ${ARGS[@]+"${ARGS[@]}"} "$@"

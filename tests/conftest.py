@@ -1,4 +1,19 @@
-"""Shared fixtures: every test starts with empty Streamlit caches."""
+"""Shared fixtures and the suite's layout.
+
+Caches: every test starts with empty Streamlit caches, except the read-only loads of the bundled data (KEEP_WARM:
+the releases in data/, the genuine runs in data/real_runs/, the claims), which the app itself loads once per
+process and shares between sessions. Reading them again for each of ~800 AppTests was most of the AppTest time.
+A test that needs them cold too gets a full clear: mark it `cold_caches` (the every-page sweep in
+tests/app/test_all_pages.py is, so every page is still run from cold caches), or use `monkeypatch` (which may
+change what a load reads, e.g. helm_output's EAGER_INSTANCE_BYTES): such a test gets a full clear before and after.
+
+Markers: every test under tests/e2e is marked `browser` (Playwright + Chromium against `streamlit run`), so the
+fast inner loop is `bash scripts/test.sh fast` (= `-m "not browser"`); and it is put in an xdist group, so under
+`bash scripts/test.sh` (`-n 2 --dist loadgroup`) one worker runs the browser tests of the group "browser" one after
+another against one shared server and browser (tests/e2e/conftest.py), while the other worker runs the group
+"browser-own-server" (the 20-session load test and the modules with a server of their own), then both share the
+unit and AppTest tests.
+"""
 from __future__ import annotations
 
 import sys
@@ -10,14 +25,78 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+E2E = ROOT / "tests" / "e2e"
+BROWSER_GROUP = "browser"
+KEEP_WARM = frozenset({
+    "ui.cache.bundled_release", "ui.cache.model_matches", "ui.cache.claims",
+    "ui.cache.bundled_sources", "ui.cache.bundled_output", "ui.cache.bundled_instances",
+})
 
-@pytest.fixture(autouse=True)
-def _clear_streamlit_caches():
+
+# Browser tests with a server of their own that run beside the rest rather than after it: the 20-session load
+# test (it walks for a fixed time, so its minutes overlap the other worker's work instead of adding to them) and
+# the modules that start their own server. They run on the other worker, with a browser of that worker's own.
+OWN_SERVER_GROUP = "browser-own-server"
+OWN_SERVER_MODULES = {"test_concurrent.py", "test_upload_abuse.py", "test_tables_browser.py", "test_leaderboard_browser.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    browser = []
+    for item in items:
+        path = Path(str(item.path))
+        if E2E in path.parents:
+            item.add_marker(pytest.mark.browser)
+            own = path.name in OWN_SERVER_MODULES
+            item.add_marker(pytest.mark.xdist_group(OWN_SERVER_GROUP if own else BROWSER_GROUP))
+            browser.append(item)
+    # Browser tests first (the load test first of all): xdist hands out the big groups before the single tests,
+    # and without workers the long walks start while the machine is fresh. Tests do not depend on their order.
+    rest = [i for i in items if i not in browser]
+    browser.sort(key=lambda i: Path(str(i.path)).name != "test_concurrent.py")
+    items[:] = browser + rest
+
+
+def pytest_make_parametrize_id(config, val, argname):
+    """A short id for a long bytes parameter (a zip made at import carries the time, random bytes differ): the
+    xdist workers must collect the same test ids."""
+    if isinstance(val, (bytes, bytearray)) and len(val) > 32:
+        return f"{argname}-{len(val)}-bytes"
+    return None
+
+
+def clear_caches(keep: frozenset[str] = frozenset()) -> None:
+    """Clear every st.cache_data and every st.cache_resource except those whose function is named in `keep`."""
     import streamlit as st
 
     st.cache_data.clear()
-    st.cache_resource.clear()
+    if not keep:
+        st.cache_resource.clear()
+        return
+    try:
+        from streamlit.runtime.caching import cache_resource_api
+
+        caches = cache_resource_api._resource_caches
+        with caches._caches_lock:
+            dropped = [c for fc in caches._function_caches.values() for c in fc.values() if c.display_name not in keep]
+            caches._function_caches = {
+                sid: {k: c for k, c in fc.items() if c.display_name in keep}
+                for sid, fc in caches._function_caches.items()
+            }
+    except AttributeError:  # Streamlit's internals moved: clear everything (slower, never wrong)
+        st.cache_resource.clear()
+        return
+    for c in dropped:
+        c.mark_detached()
+        c.clear()
+
+
+@pytest.fixture(autouse=True)
+def _clear_streamlit_caches(request):
+    cold = request.node.get_closest_marker("cold_caches") is not None or "monkeypatch" in request.fixturenames
+    clear_caches(frozenset() if cold else KEEP_WARM)
     yield
+    if "monkeypatch" in request.fixturenames:
+        clear_caches()
 
 
 @pytest.fixture(scope="session")

@@ -26,23 +26,25 @@ def black_marks(at) -> list[str]:
 
 
 RELEASES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capabilities": "HELM Capabilities v1.15.0"}
+# Pages with section tabs (test_sections.py checks this is exactly them): test_every_section_builds_alone there
+# opens each of their sections (the first included) on every bundled release with the same checks (title, release
+# named, no black marks), so here they run once, from the plain link; the other pages run on every release.
+SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "releases", "runs"}
+CASES = [(spec, release) for spec in PAGES
+         for release in ([None] if spec.url_path in SECTIONED else [None, *RELEASES])]
 
 
-@pytest.mark.parametrize("release", [None, *RELEASES])
-@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
+@pytest.mark.cold_caches
+@pytest.mark.parametrize("spec,release", CASES,
+                         ids=[f"{s.url_path or 'home'}-{r or 'default'}" for s, r in CASES])
 def test_page_runs_cleanly(spec, release):
-    """Every page on every bundled release (None = no `release=` in the link: classic), naming the release."""
+    """Every page from cold caches (None = no `release=` in the link: classic), and every page without section
+    tabs on every bundled release, naming the release."""
     at = open_page(spec.file, query={"release": release} if release else None)
     body = texts(at)
     assert spec.title in body
     assert f"Data: {RELEASES[release or 'classic']}" in body
     assert not black_marks(at), f"pure black marks on {spec.url_path or 'home'}: {black_marks(at)}"
-
-
-@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
-def test_page_runs_for_paper_cohort(spec):
-    at = open_page(spec.file, query={"cohort": "paper"})
-    assert at.session_state["cohort"] == "paper"
 
 
 def test_every_page_in_the_map_exists():

@@ -3,17 +3,19 @@ only the open section is built, and every section declares the same query keys, 
 closed section is dropped while another one is open."""
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from ui import nav
 
 from .helpers import open_page, section_labels, section_tabs, texts
-from .test_all_pages import black_marks
+# SECTIONED: the pages with several charts, built one section at a time so the first load draws one section
+# (DESIGN.md §7); and Prompts & Completions, whose views of the bundled runs (side by side, trials, browser) are built
+# one at a time.
+from .test_all_pages import SECTIONED, black_marks
 
 PAGES = nav.available_pages()
-# The pages with several charts: built one section at a time so the first load draws one section (DESIGN.md §7);
-# and Prompts & Completions, whose views of the bundled runs (side by side, trials, browser) are built one at a time.
-SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "releases", "runs"}
 # HELM's Leaderboard: one lazy tab per table of the chosen groups file (its own keys lb_table_<i>, tested in
 # test_leaderboard.py), not one of the app's fixed section sets.
 TABLE_TABS = {"leaderboard"}
@@ -21,10 +23,12 @@ BY_PATH = {p.url_path: p for p in PAGES}
 RELEASE_NAMES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capabilities": "HELM Capabilities v1.15.0"}
 
 
-def _sections(spec) -> tuple[str, list[str]]:
+@functools.lru_cache(maxsize=None)
+def _sections(spec) -> tuple[str, tuple[str, ...]]:
+    """The page's section key and labels, read once per process (the sweeps below open every section anyway)."""
     at = open_page(spec.file)
     key, _ = section_tabs(at)
-    return key, section_labels(at)
+    return key, tuple(section_labels(at))
 
 
 def test_exactly_the_multi_chart_pages_have_sections():

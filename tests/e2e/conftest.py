@@ -1,5 +1,26 @@
 """Browser tests: a real `streamlit run Home.py` on a free localhost port, driven by Playwright
-with Debian's Chromium (/usr/bin/chromium). Playwright's own browser downloads are not used."""
+with Debian's Chromium (/usr/bin/chromium). Playwright's own browser downloads are not used.
+
+How to write a browser test (so the suite stays within its 10 minutes):
+- Use the shared fixtures: `server` (the base URL of one `streamlit run Home.py` for the whole session, already
+  warmed: its root has been opened once, so the router has run and a deep link such as /grid gets the real app),
+  `server_proc` (its process, for `.pid`), `browser` (one Chromium for the session) and `page` (a fresh context
+  and tab per test, 1400 × 900, collecting console errors for helpers.assert_clean). Need another viewport or a
+  second visitor? `browser.new_context(...)`, and close it.
+- Do not start a server per test. A test that needs a server configured differently (an environment variable such
+  as HELM_OUTPUT, another script, a server whose memory is its own) uses `serving(...)` in a module-scoped fixture,
+  shared by the tests of that module.
+- Every test here is marked `browser` and put in an xdist group by tests/conftest.py: under
+  `bash scripts/test.sh` (pytest -n 2 --dist loadgroup) the group "browser" runs on one worker, one test after
+  another, against that worker's one server and browser, while the other worker runs the group
+  "browser-own-server" (modules listed in tests/conftest.py OWN_SERVER_MODULES: the 20-session load test and the
+  modules whose server is their own) and the unit and AppTest tests. A new module that starts its own server can
+  join OWN_SERVER_MODULES. Tests must not depend on each other's order or on state another test left in the
+  server (each `page` is a new Streamlit session).
+- Before adding a walk over every page (and section), check whether one of the existing walks can carry the new
+  check: test_pages_browser.py (every page and section, 1400 × 900: clean, charts drawn, accessible names),
+  test_layout_browser.py (every page and section in presenter mode at 1280 × 720), test_deploy_ready.py (every
+  page: network and file-system checks), the release walk in test_pages_browser.py (every page on Lite)."""
 from __future__ import annotations
 
 import contextlib
@@ -28,6 +49,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class PortTaken(RuntimeError):
+    """The free port was taken by someone else (another xdist worker's server) before streamlit bound it."""
+
+
 def start_server(port: int, extra_env: dict | None = None, script: Path = ROOT / "Home.py") -> subprocess.Popen:
     """`streamlit run script` on localhost:port, returned once it answers its health check."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", **(extra_env or {})}
@@ -38,7 +63,8 @@ def start_server(port: int, extra_env: dict | None = None, script: Path = ROOT /
     deadline = time.time() + 60
     while time.time() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited early:\n{proc.stdout.read()}")
+            out = proc.stdout.read()
+            raise (PortTaken if "already in use" in out else RuntimeError)(f"streamlit exited early:\n{out}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
                 if r.status == 200:
@@ -52,8 +78,14 @@ def start_server(port: int, extra_env: dict | None = None, script: Path = ROOT /
 @contextlib.contextmanager
 def serving(extra_env: dict | None = None, script: Path = ROOT / "Home.py"):
     """A `streamlit run Home.py` (or `script`) on a free port for the block; the process's `.url` is its address."""
-    port = free_port()
-    proc = start_server(port, extra_env, script)
+    for attempt in range(3):
+        port = free_port()
+        try:
+            proc = start_server(port, extra_env, script)
+            break
+        except PortTaken:
+            if attempt == 2:
+                raise
     proc.url = f"http://127.0.0.1:{port}"
     try:
         yield proc
@@ -65,10 +97,25 @@ def serving(extra_env: dict | None = None, script: Path = ROOT / "Home.py"):
             proc.kill()
 
 
+def warm(browser, base: str) -> None:
+    """Open the app's root once in a fresh server process. Streamlit 1.67 decides per process whether the app
+    uses the legacy `pages/` directory and clears that only when Home.py's st.navigation has run; until then a
+    deep link such as /data, whose url_path equals a file name in app_pages/, runs that file on its own, without
+    Home.py's router and sidebar."""
+    from .helpers import open_url
+
+    ctx = browser.new_context()
+    try:
+        open_url(ctx.new_page(), base)
+    finally:
+        ctx.close()
+
+
 @pytest.fixture(scope="session")
-def server_proc():
-    """The shared server process."""
+def server_proc(browser):
+    """The shared server process (`.url`, `.pid`), warmed once (see `warm`)."""
     with serving() as proc:
+        warm(browser, proc.url)
         yield proc
 
 

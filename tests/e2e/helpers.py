@@ -64,6 +64,31 @@ def assert_clean(page) -> None:
     assert not errors, errors
 
 
+NAME_JS = """e => (e.getAttribute('aria-label') || (e.labels && e.labels[0] && e.labels[0].innerText) ||
+  (e.getAttribute('aria-labelledby') || '').split(' ').map(i => (document.getElementById(i) || {}).innerText || '').join(' ') ||
+  (e.closest('label') && e.closest('label').innerText) || e.innerText || e.getAttribute('title') || '').trim()"""
+ROLES = ["slider", "combobox", "radio", "checkbox", "switch", "spinbutton", "textbox", "button", "tab"]
+
+
+def assert_accessible_names(page, where: str) -> None:
+    """Every chart has a useful text alternative (aria-label) and every visible widget an accessible name."""
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    for i in range(charts.count()):
+        label = charts.nth(i).get_attribute("aria-label") or ""
+        assert len(label) > 20, f"chart {i} on {where} has no useful text alternative: {label!r}"
+    main = page.locator('[data-testid="stMain"], [data-testid="stSidebar"]')
+    unnamed = []
+    for role in ROLES:
+        els = main.get_by_role(role)
+        for i in range(els.count()):
+            el = els.nth(i)
+            if not el.is_visible():
+                continue
+            if not el.evaluate(NAME_JS):
+                unnamed.append(f"{role} #{i}: {el.evaluate('e => e.outerHTML.slice(0, 160)')}")
+    assert not unnamed, f"{where}: {unnamed}"
+
+
 def zip_suite(path: Path) -> Path:
     """Write the fixture suite as `path` (a zip with a demo/ folder) and return it."""
     buf = io.BytesIO()

@@ -7,6 +7,7 @@ Streamlit session: its upload and its weights must survive the walk and never sh
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import math
 import os
 import statistics
@@ -150,7 +151,10 @@ async def _run(base: str, zip_path: Path) -> tuple[list[tuple[str, float]], set[
 @pytest.mark.timeout(1800)
 def test_twenty_sessions_at_once(server, tmp_path):
     t0 = time.monotonic()
-    times, visited, problems = asyncio.run(_run(server, zip_suite(tmp_path / "demo.zip")))
+    # In a thread of its own: the session's sync Playwright (the `browser` fixture, which warmed `server`) keeps
+    # an event loop running in this one, and asyncio.run refuses to start inside a running loop.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        times, visited, problems = pool.submit(asyncio.run, _run(server, zip_suite(tmp_path / "demo.zip"))).result()
     wall = time.monotonic() - t0
     assert not problems, "\n".join(problems[:20])
     missing = {p.url_path or "home" for p in nav.available_pages()} - {v or "home" for v in visited}

@@ -20,17 +20,6 @@ CHART_KEYS = {
 SECTION_KEYS = {"coverage": "coverage_section", "metrics": "metrics_section"}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _router_ready(server, browser):
-    """Open the app's root once first. Streamlit runs a fresh server in the legacy `pages/`-folder mode (a deep
-    link runs the page file without Home.py's router and sidebar) until some session has called st.navigation."""
-    ctx = browser.new_context()
-    pg = ctx.new_page()
-    open_url(pg, server)
-    pg.get_by_text("Cohort", exact=True).first.wait_for(timeout=30_000)
-    ctx.close()
-
-
 def open_page(page, url: str, title: str) -> None:
     open_url(page, url)
     # the router's run must have happened (the sidebar carries the cohort filter), then the page's

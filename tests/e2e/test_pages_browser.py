@@ -1,5 +1,5 @@
 """Open every page (and every section tab) in Chromium: the script finishes, every chart draws, no exception,
-no console error."""
+no console error, every chart has a text alternative and every widget an accessible name."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,7 +8,7 @@ import pytest
 
 from ui import nav
 
-from .helpers import assert_clean, each_section, open_url, wait_settled
+from .helpers import assert_accessible_names, assert_clean, each_section, open_url, wait_settled
 
 PAGES = nav.available_pages()
 
@@ -22,6 +22,7 @@ def test_page_renders_in_chromium(server, page, spec):
         charts = page.locator('[data-testid="stPlotlyChart"]')
         for i in range(charts.count()):
             assert charts.nth(i).locator(".main-svg").count() > 0, (section, i)
+        assert_accessible_names(page, f"{spec.url_path or 'home'}" + (f" · {section}" if section else ""))
 
 
 def test_cohort_choice_goes_into_the_url_and_back(server, browser, page):

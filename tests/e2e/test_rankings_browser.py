@@ -3,18 +3,7 @@ URL state round trips (written by the browser, read back in a fresh context), an
 pages and between the podium's sections."""
 from __future__ import annotations
 
-import pytest
-
 from .helpers import assert_clean, open_section, open_url, wait_settled
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _navigation_ready(server, browser):
-    # Until the router (Home.py) has run once in the server process, Streamlit serves a direct /podium URL in
-    # its legacy pages/ mode, without the router. Open the root once so every test sees the real app.
-    ctx = browser.new_context()
-    open_url(ctx.new_page(), server)
-    ctx.close()
 
 
 def radio(page, label: str):

@@ -8,27 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import serving
+from .conftest import serving, warm
 from .helpers import SUITE, assert_clean, open_url, wait_settled, zip_suite
 
 MMLU = "mmlu:subject=philosophy,method=multiple_choice_joint,model=eleutherai_gpt-j-6b"
 BOOLQ = "boolq:model=eleutherai_pythia-1b-v0,data_augmentation=canonical"
-
-
-def warm(browser, base: str) -> None:
-    """Open the home page once in a fresh server process. Streamlit 1.67 decides per process whether the app
-    uses the legacy `pages/` directory (PagesManager.uses_pages_directory) and clears that only when Home.py's
-    st.navigation runs; until then a deep link such as /data, whose url_path equals a file name in pages/,
-    runs that file on its own, without Home.py's sidebar (reported to the lead; see the report)."""
-    ctx = browser.new_context()
-    open_url(ctx.new_page(), base)
-    ctx.close()
-
-
-@pytest.fixture(autouse=True)
-def _warm_default_server(request, browser):
-    if "server" in request.fixturenames:
-        warm(browser, request.getfixturevalue("server"))
 
 
 def metric(page, label: str) -> str:
@@ -93,14 +77,15 @@ def test_uploads_do_not_leak_to_other_sessions(server, browser, page, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def local_server():
-    """A second server, started as a local user would: HELM_OUTPUT points at the fixture suite."""
+def local_server(browser):
+    """A second server, started as a local user would: HELM_OUTPUT points at the fixture suite (warmed like the
+    shared one: conftest.warm)."""
     with serving({"HELM_OUTPUT": str(SUITE)}) as proc:
+        warm(browser, proc.url)
         yield proc.url
 
 
 def test_runs_page_shows_prompts_as_text(local_server, browser, page):
-    warm(browser, local_server)
     open_url(page, f"{local_server}/runs?run={MMLU}")
     assert_clean(page)
     code = page.locator('[data-testid="stCode"]').filter(has_text="Which philosopher wrote the").first
@@ -110,7 +95,6 @@ def test_runs_page_shows_prompts_as_text(local_server, browser, page):
 
 
 def test_run_and_instance_go_into_the_url_and_back(local_server, browser, page):
-    warm(browser, local_server)
     open_url(page, f"{local_server}/runs?cohort=all")  # every run of the suite, not only the paper cohort's
     main = page.locator('[data-testid="stMain"]')
     main.locator('[data-testid="stSelectbox"]').filter(has_text="Run (").click()
@@ -132,7 +116,6 @@ def test_run_and_instance_go_into_the_url_and_back(local_server, browser, page):
 
 
 def test_bad_run_in_the_link_gives_a_notice(local_server, browser, page):
-    warm(browser, local_server)
     open_url(page, f"{local_server}/runs?run=nope")
     assert_clean(page)
     page.get_by_text("Ignored the link's").first.wait_for(timeout=15_000)
