@@ -12,17 +12,19 @@ presenter.read_url()
 st.set_page_config(page_title="HELM Explorer", page_icon=str(nav.ROOT / "ui" / "favicon.png"), layout="wide",
                    initial_sidebar_state="collapsed" if presenter.is_on() else "auto")
 
+# A server path given at start-up (`streamlit run Home.py -- --helm-output PATH`, or HELM_OUTPUT) is loaded
+# once per process and offered to every session; uploads stay in the session that made them. Before the
+# navigation: a page title that names classic's shape is replaced on any other dataset.
+configured_error = cache.ensure_configured_output()
+later = cache.active_release_key() != cache.RELEASE_KEYS["classic"]
+
 pages = {}
 for spec in nav.available_pages():
-    page = st.Page(spec.file, title=spec.title, icon=spec.icon, url_path=spec.url_path or None,
+    page = st.Page(spec.file, title=nav.title(spec, later), icon=spec.icon, url_path=spec.url_path or None,
                    default=spec.url_path == "")
     pages.setdefault(spec.section, []).append(page)
 pg = st.navigation(pages)
 presenter.switch_early(pg.url_path)  # a Previous/Next press that leaves this page: switch before drawing anything
-
-# A server path given at start-up (`streamlit run Home.py -- --helm-output PATH`, or HELM_OUTPUT) is loaded
-# once per process and offered to every session; uploads stay in the session that made them.
-configured_error = cache.ensure_configured_output()
 
 with st.sidebar:
     st.markdown("### HELM Explorer")

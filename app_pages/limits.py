@@ -51,12 +51,13 @@ def evidence_dense() -> None:
                         f"have a value; the {fmt.count(c['core_cells_by_design'], 'cell')} the schema leaves blank by "
                         "design are not counted.")
     if not rel.is_classic:
-        tail = "the paper's 96.0% is about HELM classic's models and scenarios, so compare on the classic release."
+        tail = ". The paper's 96.0% is about HELM classic's models and scenarios, so compare on the classic release."
     elif cache.active_cohort() == "paper":
-        tail = "the models the paper's 96.0% is about; choose 'all' in the sidebar to add the models HELM ran later."
+        tail = ", the models the paper's 96.0% is about; choose 'all' in the sidebar to add the models HELM ran later."
     else:
-        tail = "the paper's 96.0% is about its own models: choose the 'paper' cohort in the sidebar to compare like with like."
-    st.caption(f"Computed from {rel.name} for the {fmt.count(c['models'], 'model')} of the sidebar's cohort, {tail}")
+        tail = (". The paper's 96.0% is about its own models: choose the 'paper' cohort in the sidebar to compare like "
+                "with like.")
+    st.caption(f"Computed from {rel.name} for the {fmt.count(c['models'], 'model')} of the sidebar's cohort{tail}")
 
 
 def evidence_blank_cells() -> None:

@@ -94,5 +94,6 @@ with right:
 bundled.example_card()  # one genuine prompt → completion from the bundled HELM runs, linked to all 9 models
 
 st.subheader("Where to go next")
+later = not cache.active_release().is_classic
 for spec in nav.available_pages()[1:]:
-    st.page_link(spec.file, label=f"{spec.title}: {spec.takeaway}", icon=spec.icon)
+    st.page_link(spec.file, label=f"{nav.title(spec, later)}: {nav.takeaway(spec, later)}", icon=spec.icon)

@@ -352,7 +352,8 @@ def model_set_demo() -> None:
     eff = model_set_effect(models, target, tuple(sorted(removed)))
     components.chart(
         charts_rankings.model_set_chart(eff, target), key="podium_model_set",
-        alt=(f"{target}'s win rates against all {len(models)} models and without {len(removed)} rivals: "
+        alt=(f"{target}'s win rates against all {fmt.count(len(models), 'model')} and without "
+             f"{fmt.count(len(removed), 'rival')}: "
              + "; ".join(f"{GROUP_LABELS[r.metric_group]} {fmt.value(r.win_rate_with)} → {fmt.value(r.win_rate_without)}"
                          for r in eff.itertuples() if pd.notna(r.win_rate_with))),
         data=eff.round(4), data_name="model_set_effect",
@@ -363,10 +364,10 @@ def model_set_demo() -> None:
             f"Accuracy win rate of **{components.text(target)}**: {fmt.value(acc['win_rate_with'])} "
             f"(#{int(acc['rank_with'])} of {int(acc['n_with'])}) against the full field, "
             f"{fmt.value(acc['win_rate_without'])} (#{int(acc['rank_without'])} of {int(acc['n_without'])}) without the "
-            f"{fmt.count(len(removed))} removed rivals. Its scores did not change; only the field did."
+            f"{fmt.count(len(removed), 'removed rival')}. Its scores did not change; only the field did."
         )
     elif pd.notna(acc["win_rate_with"]):
-        st.info(f"Without these {fmt.count(len(removed))} rivals fewer than two models are left to compare, so "
+        st.info(f"Without {'this rival' if len(removed) == 1 else f'these {fmt.count(len(removed))} rivals'} fewer than two models are left to compare, so "
                 f"{components.text(target)} has no win rate at all: a win rate only exists against a field.")
     st.caption("Both sides are recomputed among the models compared (like with like), so the full-field value can "
                "differ slightly from HELM's published one: the inputs are rounded to 3 decimals.")

@@ -23,12 +23,13 @@ def page_header(url_path: str) -> nav.PageSpec:
         raise KeyError(url_path)
     rel = cache.active_release()
     data_label = f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)")
-    takeaway = nav.takeaway(spec, not rel.is_classic)  # classic's takeaway only where it is true
+    takeaway = nav.takeaway(spec, not rel.is_classic)  # classic's takeaway and title only where they are true
+    title = nav.title(spec, not rel.is_classic)
     if presenter.is_on():
         # One compact block, so the page's main chart fits a 1280 × 720 screen below it.
-        st.markdown(f"## {spec.title}\n**{takeaway}** · *{text(data_label)}*")
+        st.markdown(f"## {title}\n**{takeaway}** · *{text(data_label)}*")
         return spec
-    st.title(spec.title)
+    st.title(title)
     st.markdown(f"**{takeaway}**")
     st.caption(data_label)
     return spec
@@ -264,9 +265,10 @@ def onward(url_path: str) -> None:
         return
     st.divider()
     cols = st.columns(2)
+    later = not cache.active_release().is_classic
     if idx > 0:
         prev = pages[idx - 1]
-        cols[0].page_link(prev.file, label=f"Previous: {prev.title}", icon=":material/arrow_back:")
+        cols[0].page_link(prev.file, label=f"Previous: {nav.title(prev, later)}", icon=":material/arrow_back:")
     if idx + 1 < len(pages):
         nxt = pages[idx + 1]
-        cols[1].page_link(nxt.file, label=f"Next: {nxt.title}", icon=":material/arrow_forward:")
+        cols[1].page_link(nxt.file, label=f"Next: {nav.title(nxt, later)}", icon=":material/arrow_forward:")

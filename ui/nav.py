@@ -84,6 +84,16 @@ LATER_TAKEAWAYS: dict[str, str] = {
 }
 
 
+# Titles that name classic's shape (16 core scenarios × 7 metric groups), replaced on any other release.
+LATER_TITLES: dict[str, str] = {"grid": "Scenario × Metric Grid"}
+
+
+def title(spec: PageSpec, later_release: bool) -> str:
+    """The page's title; on any release but classic (`later_release`), a release-neutral one where classic's would
+    not be true (the grid of a loaded suite is not 16 × 7)."""
+    return LATER_TITLES.get(spec.url_path, spec.title) if later_release else spec.title
+
+
 def takeaway(spec: PageSpec, later_release: bool) -> str:
     """The page's takeaway; on any release but classic (`later_release`), the release-neutral one where classic's
     would not be true."""

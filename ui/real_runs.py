@@ -51,9 +51,50 @@ def link_trials(*, label: str | None = None) -> None:
                  "(a genuine HELM classic run)", icon=":material/shuffle:", query_params={"runs_section": VIEW_TRIALS})
 
 
+def _completion_line(x) -> str:
+    verdict = "correct" if x["correct"] == 1 else ("incorrect" if x["correct"] == 0 else "not graded")
+    prob = "" if x["prob"] != x["prob"] else f", probability {fmt.share(x['prob'])}"
+    mapped = f" → {x['mapped_output']}" if str(x["mapped_output"] or "") else ""
+    return f"Completion: {x['completion']!r}{mapped} ({verdict}{prob})"
+
+
+def own_example_card() -> bool:
+    """On a loaded HELM output with per-instance files: the first prompt → completion of its first run that has
+    them, linked to that run on Prompts & Completions. False when there is none (the caller shows the bundle's)."""
+    out = cache.active_output()
+    if out is None:
+        return False
+    runs = out.runs[out.runs["has_instances"]].sort_values("run")
+    for r in runs.itertuples():
+        try:
+            inst = cache.run_instances(str(r.run))
+        except Exception:  # an unreadable instance file is the runs page's to report, with its own message
+            continue
+        inst = inst[inst["prompt"].astype(str).str.strip() != ""]
+        if inst.empty:
+            continue
+        x = inst.iloc[0]
+        with st.container(border=True):
+            st.markdown(f"**A prompt and completion from {components.text(cache.active_release().name)}** · "
+                        f"{components.text(r.model)} on {components.text(r.scenario)}, "
+                        f"instance {components.text(str(x['instance_id']))}")
+            st.text(x["prompt"])
+            st.text(_completion_line(x))
+            st.caption(components.text(f"From run {r.run} of the loaded output ({fmt.count(len(runs), 'run')} "
+                                       "with per-instance files)."))
+            st.page_link(RUNS_PAGE, label="Every prompt and completion of this run in Prompts & Completions",
+                         icon=":material/article:",
+                         query_params={"runs_model": str(r.model), "runs_scenario": str(r.scenario), "run": str(r.run)})
+        return True
+    return False
+
+
 def example_card() -> None:
-    """One genuine prompt → completion from the bundle, with its source and a link to the side-by-side view.
-    Reads that one run folder only (light enough for the home page)."""
+    """One genuine prompt → completion: the loaded output's own when it has per-instance files, else one from
+    the bundle, with its source and a link to the side-by-side view. Reads that one run folder only (light
+    enough for the home page)."""
+    if own_example_card():
+        return
     inst = cache.bundled_instances(SAFETY, CARD_RUN)
     row = inst[inst["instance_id"] == CARD_INSTANCE]
     if row.empty:
@@ -65,9 +106,7 @@ def example_card() -> None:
         st.markdown(f"**A real prompt and completion** · model {components.text(model)} on "
                     f"{components.text(scenario.upper())}, instance {components.text(CARD_INSTANCE)}")
         st.text(x["prompt"])
-        verdict = "correct" if x["correct"] == 1 else ("incorrect" if x["correct"] == 0 else "not graded")
-        prob = "" if x["prob"] != x["prob"] else f", probability {fmt.share(x['prob'])}"
-        st.text(f"Completion: {x['completion']!r} → {x['mapped_output']} ({verdict}{prob})")
+        st.text(_completion_line(x))
         source_caption(SAFETY)
         link_exam("BBQ", instance=CARD_INSTANCE)
 

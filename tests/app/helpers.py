@@ -113,6 +113,13 @@ def open_section(at: AppTest, label: str) -> AppTest:
     return at
 
 
+def page_links(at: AppTest) -> dict[str, dict[str, str]]:
+    """Label -> query parameters of the page links on the page."""
+    from urllib.parse import parse_qsl
+
+    return {p.label: dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")}
+
+
 def chart_keys(at: AppTest) -> list[str]:
     """The keys of the plotly charts on the page, in order."""
     return [c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")]

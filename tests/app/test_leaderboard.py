@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import assert_clean, open_page, open_section, section_labels, texts
+from .helpers import assert_clean, open_page, open_section, page_links, section_labels, texts
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DEMO = FIXTURES / "helm_output"
@@ -119,13 +119,6 @@ def test_later_releases_rebuilt_per_measured_group(release, groups):
     assert ("no win-rate column" in texts(at)) is (release == "capabilities")
 
 
-def page_links(at) -> dict[str, dict[str, str]]:
-    """Label -> query parameters of the page links on the page."""
-    from urllib.parse import parse_qsl
-
-    return {p.label: dict(parse_qsl(p.proto.query_string)) for p in at.get("page_link")}
-
-
 def test_a_cell_links_to_its_runs_filtered_to_model_and_scenario(monkeypatch, tmp_path):
     """A suite whose table cells name its run folders (as helm-summarize writes them): the cell's link opens
     Prompts & Completions on that model, scenario and run."""
@@ -172,6 +165,13 @@ def test_0516_lsat_cell_links_to_joint_and_separate_runs(monkeypatch):
     assert links[label] == {"runs_model": "Pythia (70M)", "runs_scenario": "LSAT", "run": JOINT}
     runs = open_page("app_pages/runs.py", query={"cohort": "all", **links[label]})
     assert runs.selectbox(key="run").options == [JOINT, SEPARATE]
+
+
+def test_0516_time_cell_reads_at_its_scale(monkeypatch):
+    """HELM's 1.94e-05 s of observed time is read as 19.4 µs in the cell detail, not as '1.94e-05' or '0.000'."""
+    at = open_suite(monkeypatch, SUITE, {"lb_table": "Efficiency", "lb_model": "Tiny GPT-2 (local)",
+                                         "lb_column": "bAbI - Observed inference time (s)"})
+    assert "Tiny GPT-2 (local) · bAbI - Observed inference time (s): 19.4 µs" in texts(at)
 
 
 def test_0516_cell_without_a_value(monkeypatch):

@@ -19,7 +19,7 @@ import pytest
 
 from ui import nav
 
-from .helpers import open_section, open_story_page, section_labels, texts
+from .helpers import open_page, open_section, open_story_page, page_links, section_labels, texts
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516"
 SUITE = FIX / "runs" / "my-suite"
@@ -124,6 +124,9 @@ def test_every_page_and_section_runs_on_the_suite(spec):
         where = f"{spec.url_path or 'home'} / {section}"
         assert "112 cells" not in text, where  # the classic grid's takeaway
         assert "0 of 112" not in text, where
+        assert "16 × 7" not in text, where  # the grid's classic title (page header, onward links)
+        # Counts of one in the singular (a 2-model suite leaves one rival, one run, one scenario …).
+        assert not re.search(r"\b(?:these|of|the|all) 1 (?:models|rivals|runs|scenarios|groups|cells)\b", text), where
 
 
 # ----------------------------------------------------------------------------- page by page
@@ -142,6 +145,20 @@ def test_home_counts_agree_with_the_suite():
     for false in ("each column one of the 16 core scenarios", "Newer models were not run on every scenario",
                   "not in the 2022 paper's cohort", "all in the 2022 paper's cohort", "# trials"):
         assert false not in text, false
+
+
+def test_home_shows_a_prompt_and_completion_of_the_suite_itself():
+    """The exam-paper card on home is the loaded suite's own first run with instances (not a bundled run), and its
+    link opens that run on Prompts & Completions."""
+    at = open_story_page("app_pages/plumbing.py")
+    t = _text(at)
+    assert f"A prompt and completion from {NAME}" in t and "Pythia (70M) on bAbI, instance id1101" in t
+    assert "meta/llama-3-8b-chat" not in t
+    assert "Completion: ' cat' (correct, probability 49.7%)" in [x.value for x in at.text]
+    q = page_links(at)["Every prompt and completion of this run in Prompts & Completions"]
+    assert q == {"runs_model": "Pythia (70M)", "runs_scenario": "bAbI", "run": "babi_qa:task=15,model=eleutherai_pythia-70m"}
+    runs = open_page("app_pages/runs.py", query={"cohort": "all", **q})
+    assert runs.selectbox(key="run").value == q["run"]
 
 
 def test_data_page_maps_every_column_and_agrees_with_home():
