@@ -9,10 +9,10 @@ change what a load reads, e.g. helm_output's EAGER_INSTANCE_BYTES): such a test 
 
 Markers: every test under tests/e2e is marked `browser` (Playwright + Chromium against `streamlit run`), so the
 fast inner loop is `bash scripts/test.sh fast` (= `-m "not browser"`); and it is put in an xdist group, so under
-`bash scripts/test.sh` (`-n 2 --dist loadgroup`) one worker runs the browser tests of the group "browser" one after
-another against one shared server and browser (tests/e2e/conftest.py), while the other worker runs the group
-"browser-own-server" (the 20-session load test and the modules with a server of their own), then both share the
-unit and AppTest tests.
+`bash scripts/test.sh` (`-n 3 --dist loadgroup`) the groups "browser" and "browser-2" each run on one worker, one
+test after another against that worker's shared server and browser (tests/e2e/conftest.py), the group
+"browser-own-server" (the 20-session load test and the modules with a server of their own) on the third, and the
+unit and AppTest tests fill the workers as they come free.
 """
 from __future__ import annotations
 
@@ -40,14 +40,28 @@ OWN_SERVER_GROUP = "browser-own-server"
 OWN_SERVER_MODULES = {"test_concurrent.py", "test_upload_abuse.py", "test_tables_browser.py", "test_leaderboard_browser.py"}
 
 
+# The shared-server browser tests wait on the page more than they compute (about half a core), so they run as two
+# groups, one per worker, each against its worker's own shared server and browser: the modules below form the
+# second group (about as long as the rest, by `--durations`).
+SECOND_BROWSER_GROUP = "browser-2"
+SECOND_BROWSER_MODULES = {"test_pages_browser.py", "test_rankings_browser.py", "test_reliability_browser.py",
+                          "test_upload_browser.py", "test_deploy_ready.py"}
+
+
+def xdist_group_of(name: str) -> str:
+    """The xdist group of a browser-test module, by its file name."""
+    if name in OWN_SERVER_MODULES:
+        return OWN_SERVER_GROUP
+    return SECOND_BROWSER_GROUP if name in SECOND_BROWSER_MODULES else BROWSER_GROUP
+
+
 def pytest_collection_modifyitems(config, items):
     browser = []
     for item in items:
         path = Path(str(item.path))
         if E2E in path.parents:
             item.add_marker(pytest.mark.browser)
-            own = path.name in OWN_SERVER_MODULES
-            item.add_marker(pytest.mark.xdist_group(OWN_SERVER_GROUP if own else BROWSER_GROUP))
+            item.add_marker(pytest.mark.xdist_group(xdist_group_of(path.name)))
             browser.append(item)
     # Browser tests first (the load test first of all): xdist hands out the big groups before the single tests,
     # and without workers the long walks start while the machine is fresh. Tests do not depend on their order.

@@ -38,6 +38,8 @@ def test_upload_switches_every_page(server, page, tmp_path):
     wait_settled(page)
     assert_clean(page)
     assert "3" in metric(page, "Models") and "3" in metric(page, "Runs")
+    nav_text = page.locator('[data-testid="stSidebarNav"]').inner_text()
+    assert "Scenario × Metric Grid" in nav_text and "16 × 7" not in nav_text  # classic's shape, not the upload's
     go_to(page, "HELM As Evaluation Plumbing")
     assert_clean(page)
     assert re.search(r"\b3\b", metric(page, "Models"))
@@ -49,6 +51,7 @@ def test_upload_switches_every_page(server, page, tmp_path):
                  .some(m => m.innerText.includes('Models') && m.innerText.includes('67'))""", timeout=30_000)
     wait_settled(page)
     assert_clean(page)
+    assert "16 × 7 Core Grid" in page.locator('[data-testid="stSidebarNav"]').inner_text()
 
 
 def test_broken_zip_keeps_the_dataset(server, page, tmp_path):
