@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's one test command: installs what the tests need, then runs the whole suite
 # (unit tests, AppTest page tests, browser tests in Debian's Chromium). Extra arguments go to pytest.
-#   bash scripts/test.sh            the whole suite, on 2 workers (pytest-xdist, --dist loadgroup: every browser
-#                                   test on one worker against one shared server, the rest spread over both)
+#   bash scripts/test.sh            the whole suite, on 3 workers (pytest-xdist, --dist loadgroup: two groups of
+#                                   browser tests, each on one worker against that worker's shared server, the
+#                                   load test and the own-server modules on the third, the rest spread over all)
 #   bash scripts/test.sh fast       the inner loop: unit + AppTest tests, no browser (-m "not browser")
 #   HELM_TEST_WORKERS=1 bash scripts/test.sh ...   one process (or pass -n yourself); 0 also means no xdist
 set -euo pipefail
@@ -29,7 +30,7 @@ if [ "$FAST" = "0" ] && [ ! -x /usr/bin/chromium ]; then
 fi
 
 ARGS=()
-WORKERS="${HELM_TEST_WORKERS:-2}"
+WORKERS="${HELM_TEST_WORKERS:-3}"
 own_workers=0
 for a in "$@"; do
   case "$a" in -n|-n[0-9]*|--numprocesses|--numprocesses=*|no:xdist|-pno:xdist) own_workers=1 ;; esac

@@ -11,12 +11,13 @@ How to write a browser test (so the suite stays within its 10 minutes):
   as HELM_OUTPUT, another script, a server whose memory is its own) uses `serving(...)` in a module-scoped fixture,
   shared by the tests of that module.
 - Every test here is marked `browser` and put in an xdist group by tests/conftest.py: under
-  `bash scripts/test.sh` (pytest -n 2 --dist loadgroup) the group "browser" runs on one worker, one test after
-  another, against that worker's one server and browser, while the other worker runs the group
-  "browser-own-server" (modules listed in tests/conftest.py OWN_SERVER_MODULES: the 20-session load test and the
-  modules whose server is their own) and the unit and AppTest tests. A new module that starts its own server can
-  join OWN_SERVER_MODULES. Tests must not depend on each other's order or on state another test left in the
-  server (each `page` is a new Streamlit session).
+  `bash scripts/test.sh` (pytest -n 3 --dist loadgroup) the groups "browser" and "browser-2" (modules listed in
+  SECOND_BROWSER_MODULES) each run on one worker, one test after another, against that worker's one server and
+  browser, while a third worker runs the group "browser-own-server" (modules listed in OWN_SERVER_MODULES: the
+  20-session load test and the modules whose server is their own); the unit and AppTest tests fill the workers as
+  they come free. A new module that starts its own server can join OWN_SERVER_MODULES; a long new module goes into
+  the shorter of the two shared-server groups (`--durations`). Tests must not depend on each other's order or on
+  state another test left in the server (each `page` is a new Streamlit session).
 - Before adding a walk over every page (and section), check whether one of the existing walks can carry the new
   check: test_pages_browser.py (every page and section, 1400 × 900: clean, charts drawn, accessible names),
   test_layout_browser.py (every page and section in presenter mode at 1280 × 720), test_deploy_ready.py (every
