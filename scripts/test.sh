@@ -30,7 +30,9 @@ if [ "$FAST" = "0" ] && [ ! -x /usr/bin/chromium ]; then
 fi
 
 ARGS=()
-WORKERS="${HELM_TEST_WORKERS:-3}"
+# Three workers for the whole suite (the browser groups wait on pages as much as they compute); two for the
+# inner loop, whose AppTests keep both cores busy on their own.
+if [ "$FAST" = "1" ]; then WORKERS="${HELM_TEST_WORKERS:-2}"; else WORKERS="${HELM_TEST_WORKERS:-3}"; fi
 own_workers=0
 for a in "$@"; do
   case "$a" in -n|-n[0-9]*|--numprocesses|--numprocesses=*|no:xdist|-pno:xdist) own_workers=1 ;; esac

@@ -67,6 +67,8 @@ def test_chart_data_downloads_as_csv(server, page):
     open_url(page, f"{server}/grid")
     box = page.locator('[data-testid="stExpander"]').filter(has_text="Data behind this chart (112 rows)").first
     box.get_by_text("Data behind this chart (112 rows)").click()  # opens it; its table is made on this rerun
+    box.get_by_role("button", name="Download CSV").wait_for(timeout=30_000)
+    wait_settled(page)  # a click during that rerun can land on a button the rerun replaces: no download
     with page.expect_download(timeout=30_000) as info:
         box.get_by_role("button", name="Download CSV").click()
     download = info.value
