@@ -45,7 +45,7 @@ OWN_SERVER_MODULES = {"test_concurrent.py", "test_upload_abuse.py", "test_tables
 # second group (about as long as the rest, by `--durations`).
 SECOND_BROWSER_GROUP = "browser-2"
 SECOND_BROWSER_MODULES = {"test_pages_browser.py", "test_rankings_browser.py", "test_reliability_browser.py",
-                          "test_upload_browser.py", "test_deploy_ready.py"}
+                          "test_upload_browser.py", "test_deploy_ready.py", "test_critique_browser.py"}
 
 
 def xdist_group_of(name: str) -> str:

@@ -26,10 +26,11 @@ def wait_settled(page, timeout_ms: int = 45_000) -> float:
     """Wait until the script is done, no skeleton shows, and every plotly chart has drawn; return seconds."""
     t0 = time.perf_counter()
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
-    # Give the frontend a moment to start the run, then wait for it to finish twice in a row.
-    page.wait_for_timeout(250)
+    # Give the frontend a moment to start the run, then wait for it to finish twice in a row (0.2 s apart: a
+    # rerun the first finish triggers, such as a section's or a widget's follow-up run, has started by then).
+    page.wait_for_timeout(150)
     page.wait_for_function(SETTLE_JS, timeout=timeout_ms)
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(200)
     page.wait_for_function(SETTLE_JS, timeout=timeout_ms)
     return time.perf_counter() - t0
 
