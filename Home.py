@@ -16,7 +16,7 @@ st.set_page_config(page_title="HELM Explorer", page_icon=str(nav.ROOT / "ui" / "
 # once per process and offered to every session; uploads stay in the session that made them. Before the
 # navigation: a page title that names classic's shape is replaced on any other dataset.
 configured_error = cache.ensure_configured_output()
-later = cache.active_release_key() != cache.RELEASE_KEYS["classic"]
+later = not cache.active_release().is_classic
 
 pages = {}
 for spec in nav.available_pages():

@@ -243,8 +243,7 @@ def browse(outs: dict, *, cohort: bool) -> None:
             for i, h in enumerate(head.itertuples(index=False)):
                 cols[i % len(cols)].metric(h.label, fmt(h.stat, h.value),
                                            help=f"stats.json: {h.stat}, split {h.split}, count {h.count:g}")
-            if not str(row["perturbations"] or "") and (out.run_stats.loc[out.run_stats["run"] == run, "perturbation"]
-                                                       .isin(["robustness", "fairness"]).any()):
+            if head.attrs.get("copies_left_out"):
                 st.caption("No perturbation was run, so the robustness and fairness rows of stats.json are copies "
                            "of the plain metric (HELM's worst case over no perturbation) and are not shown here.")
     with right:

@@ -390,7 +390,8 @@ def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
     fairness worst case only when the run has perturbed instances: without perturbations HELM's stats.json still
     carries those two as copies of the plain metric, which say nothing), ECE, max prob, instances, in-context examples,
     truncated, prompt and output tokens, observed and denoised runtime; only those present.
-    Columns: label, stat, split, value, count."""
+    Columns: label, stat, split, value, count; `attrs["copies_left_out"]` is True when such copies were in the
+    run's stats.json and were left out."""
     runs = output.runs
     row = runs[runs["run"] == run]
     if row.empty:
@@ -423,4 +424,6 @@ def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
             continue
         out.append({"label": label, "stat": name, "split": split, "value": float(sel["mean"].iloc[0]),
                     "count": float(sel["count"].iloc[0])})
-    return pd.DataFrame(out, columns=["label", "stat", "split", "value", "count"])
+    head = pd.DataFrame(out, columns=["label", "stat", "split", "value", "count"])
+    head.attrs["copies_left_out"] = not perturbed and bool(rs["perturbation"].isin(["robustness", "fairness"]).any())
+    return head

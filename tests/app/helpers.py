@@ -11,6 +11,13 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 60
 
 
+# The suite built like crfm-helm 0.5.16 output (tests/fixtures/make_helm_0516.py): one model's LSAT runs under
+# the joint and the separate multiple-choice method.
+SUITE_0516 = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516"
+LSAT_JOINT = "lsat_qa:task=all,method=multiple_choice_joint,model=eleutherai_pythia-70m"
+LSAT_SEPARATE = "lsat_qa:task=all,method=multiple_choice_separate_original,model=eleutherai_pythia-70m"
+
+
 def open_page(file: str | None = None, query: dict[str, str] | None = None) -> AppTest:
     """Run Home.py, then switch to `file` (e.g. "app_pages/grid.py").
 

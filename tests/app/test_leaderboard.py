@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import assert_clean, open_page, open_section, page_links, section_labels, texts
+from .helpers import (LSAT_JOINT, LSAT_SEPARATE, SUITE_0516, assert_clean, open_page, open_section, page_links,
+                      section_labels, texts)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DEMO = FIXTURES / "helm_output"
-SUITE = FIXTURES / "helm_output_0516"  # built like crfm-helm 0.5.16 output (its README)
-JOINT = "lsat_qa:task=all,method=multiple_choice_joint,model=eleutherai_pythia-70m"
-SEPARATE = "lsat_qa:task=all,method=multiple_choice_separate_original,model=eleutherai_pythia-70m"
+SUITE = SUITE_0516  # built like crfm-helm 0.5.16 output (its README)
+JOINT, SEPARATE = LSAT_JOINT, LSAT_SEPARATE
 PAGE = "app_pages/leaderboard.py"
 
 

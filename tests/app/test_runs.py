@@ -9,7 +9,7 @@ import pytest
 
 from streamlit.testing.v1 import AppTest
 
-from .helpers import assert_clean, open_lazy, open_page, texts
+from .helpers import LSAT_JOINT, LSAT_SEPARATE, SUITE_0516, assert_clean, open_lazy, open_page, texts
 
 SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output" / "runs" / "demo"
 MMLU = "mmlu:subject=philosophy,method=multiple_choice_joint,model=eleutherai_gpt-j-6b"
@@ -201,9 +201,6 @@ def test_calibration_on_a_lazily_read_suite_says_why_it_has_no_confidences(monke
 
 # ----------------------------------------------------------------------------- a suite like crfm-helm 0.5.16 output
 
-SUITE_0516 = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516"
-JOINT = "lsat_qa:task=all,method=multiple_choice_joint,model=eleutherai_pythia-70m"
-SEPARATE = "lsat_qa:task=all,method=multiple_choice_separate_original,model=eleutherai_pythia-70m"
 TINY_BABI = "babi_qa:task=15,model=local_tiny-gpt2"
 
 
@@ -217,7 +214,7 @@ def setting_table(at):
 
 
 def test_headline_without_perturbations_has_no_worst_case_copies(suite_0516):
-    at = open_runs({"cohort": "all", "run": JOINT})
+    at = open_runs({"cohort": "all", "run": LSAT_JOINT})
     m = metrics(at)
     # stats.json holds EM (Robustness) / (Fairness) rows, copies of EM: no perturbation ran, so none is a headline.
     assert not [k for k in m if "Robustness" in k or "Fairness" in k]
@@ -238,9 +235,9 @@ def test_microsecond_runtimes_keep_their_scale(suite_0516):
 
 
 @pytest.mark.parametrize("run, expected", [
-    (JOINT, {"method": "multiple_choice_joint", "in-context examples": "2", "max tokens": "1",
+    (LSAT_JOINT, {"method": "multiple_choice_joint", "in-context examples": "2", "max tokens": "1",
              "instructions": '"The following are multiple choice questions (with answers).\\n"'}),
-    (SEPARATE, {"method": "multiple_choice_separate_original", "in-context examples": "0", "max tokens": "0"}),
+    (LSAT_SEPARATE, {"method": "multiple_choice_separate_original", "in-context examples": "0", "max tokens": "0"}),
 ])
 def test_run_spec_beside_the_run(suite_0516, run, expected):
     s = setting_table(open_runs({"cohort": "all", "run": run}))
@@ -250,7 +247,7 @@ def test_run_spec_beside_the_run(suite_0516, run, expected):
 
 
 def test_filter_by_any_per_instance_metric(suite_0516):
-    at = open_runs({"cohort": "all", "run": JOINT, "runs_metric": "max_prob"})
+    at = open_runs({"cohort": "all", "run": LSAT_JOINT, "runs_metric": "max_prob"})
     assert at.selectbox(key="runs_metric").value == "max_prob"
     assert "Instance 1 of 5" in caption(at)
     slider = at.slider[0]
@@ -265,10 +262,10 @@ def test_filter_by_any_per_instance_metric(suite_0516):
 
 
 def test_two_runs_side_by_side_joint_vs_separate(suite_0516):
-    at = open_runs({"cohort": "all", "run": JOINT, "runs_model": "Pythia (70M)", "runs_scenario": "LSAT"})
+    at = open_runs({"cohort": "all", "run": LSAT_JOINT, "runs_model": "Pythia (70M)", "runs_scenario": "LSAT"})
     box = at.selectbox(key="runs_compare")
-    assert box.options == ["(none)", SEPARATE]  # the same model's other LSAT run
-    box.set_value(SEPARATE).run()
+    assert box.options == ["(none)", LSAT_SEPARATE]  # the same model's other LSAT run
+    box.set_value(LSAT_SEPARATE).run()
     assert_clean(at)
     m = metrics(at)
     # Joint: 3 of 5 right (EM 0.6); separate: 4 of 5 (EM 0.8); aligned by HELM's instance id.
@@ -296,9 +293,9 @@ def test_no_leaderboard_link_for_a_suite_without_groups_files(local):
 
 
 @pytest.mark.parametrize("key, bad", [("runs_metric", "no_such_stat"), ("runs_metric", "<b>x</b>"),
-                                      ("runs_compare", "no-such-run"), ("runs_compare", JOINT)])
+                                      ("runs_compare", "no-such-run"), ("runs_compare", LSAT_JOINT)])
 def test_bad_metric_or_compare_in_the_link_falls_back(suite_0516, key, bad):
-    # JOINT as the run to compare with while JOINT is open: not one of the other runs, so no comparison.
-    at = open_runs({"cohort": "all", "run": JOINT, key: bad})
+    # LSAT_JOINT as the run to compare with while LSAT_JOINT is open: not one of the other runs, so no comparison.
+    at = open_runs({"cohort": "all", "run": LSAT_JOINT, key: bad})
     assert at.selectbox(key=key).value == "(none)"
     assert "Shared instances" not in metrics(at) and not at.slider

@@ -119,19 +119,20 @@ def test_instance_confidences_in_meta(runs_output):
     assert conf["prob"].between(0, 1).all() and set(conf["correct"]) <= {0, 1}
 
 
-@pytest.mark.parametrize("run, labels", [
+@pytest.mark.parametrize("run, labels, copies", [
     # MMLU ran no perturbation: its stats.json's robustness / fairness rows are copies of EM, not headlines.
     (MMLU, ["EM", "ECE (10-bin)", "Max prob", "# eval", "# train", "truncated", "# prompt tokens", "# output tokens",
-            "Observed inference time (s)"]),
+            "Observed inference time (s)"], True),
     # BoolQ has typo-perturbed instances: the worst cases are measured, and shown.
     (BOOLQ, ["EM", "EM (Robustness)", "EM (Fairness)", "ECE (10-bin)", "# eval", "# train", "truncated",
-             "# prompt tokens", "# output tokens", "Observed inference time (s)"]),
+             "# prompt tokens", "# output tokens", "Observed inference time (s)"], False),
     (GSM, ["EM", "# eval", "# train", "truncated", "# prompt tokens", "# output tokens",
-           "Observed inference time (s)"]),
+           "Observed inference time (s)"], False),  # no robustness / fairness rows at all
 ])
-def test_run_headline(runs_output, run, labels):
+def test_run_headline(runs_output, run, labels, copies):
     h = ho.run_headline(runs_output, run)
     assert h["label"].tolist() == labels
+    assert h.attrs["copies_left_out"] is copies  # the page says so when they were left out
     assert h.loc[h["label"] == "# eval", "value"].iloc[0] in (2, 3)
 
 
