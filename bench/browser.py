@@ -21,9 +21,17 @@ ROOT = Path(__file__).resolve().parents[1]
 QUIET_MS = 500
 
 # Installed in every page before its own scripts: the time of the last DOM change on the page's clock.
+# A change inside a <canvas> element's content does not count: that content is the canvas's fallback, which a
+# browser that draws the canvas never shows (Streamlit's data grid writes an accessibility copy of its cells
+# there about 0.3 s after it has drawn them). The canvas element's own changes (its size) count.
 OBSERVER_JS = """(() => {
   window.__lastChange = 0;
-  new MutationObserver(() => { window.__lastChange = performance.now(); })
+  const unseen = (m) => {
+    const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+    const c = el && el.closest('canvas');
+    return c !== null && c !== undefined && (c !== el || m.type === 'childList');
+  };
+  new MutationObserver((ms) => { if (ms.some((m) => !unseen(m))) window.__lastChange = performance.now(); })
     .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 })()"""
 # What tells that a load or a step has landed (a JS expression), before the wait for quiet starts.
