@@ -9,7 +9,8 @@ or speeds up during the run moves both alike):
 
 A load or a step counts until it has settled: the script has finished, no skeleton shows, every plotly chart has
 drawn, and nothing in the DOM has changed for 0.5 s. Its time is that of the last DOM change (from the
-navigation's start, or from the key press or click): the 0.5 s of quiet only tells that it was the last.
+navigation's start, or from the key press or click): the 0.5 s of quiet only tells that it was the last. Changes
+inside a canvas's fallback content, which the browser never draws, do not count (see OBSERVER_JS).
 """
 from __future__ import annotations
 
