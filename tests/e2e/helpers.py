@@ -40,16 +40,13 @@ def open_url(page, url: str) -> float:
     return wait_settled(page)
 
 
-# The number of script runs the page has started (installed on first use): a wait for the run a click triggers,
-# which on a busy machine can start later than the fixed pause in `wait_settled`.
-RUNS_JS = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  if (window.__helmRuns === undefined && app) {
-    window.__helmRuns = 0;
-    new MutationObserver(() => { if (app.getAttribute('data-test-script-state') === 'running') window.__helmRuns++; })
-      .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-  }
-  return window.__helmRuns || 0;
+# The open tab's panel holds an element: the run the click started has begun to draw the section (a closed
+# section is not built, so a newly opened tab's panel is empty until then). A wait for that run, which on a busy
+# machine can start later than the fixed pause in `wait_settled`.
+PANEL_FILLED_JS = """t => {
+  if (t.getAttribute('aria-selected') !== 'true') return false;
+  const p = document.getElementById(t.getAttribute('aria-controls') || '');
+  return p !== null && p.querySelector('[data-testid="stElementContainer"]') !== null;
 }"""
 
 
@@ -57,12 +54,8 @@ def open_section(page, label: str) -> float:
     """Click the section tab `label` (ui.components.sections) and wait until the run that click started has
     built and drawn its content; return seconds."""
     tab = page.get_by_role("tab", name=label, exact=True)
-    runs = page.evaluate(RUNS_JS)
-    was_open = tab.get_attribute("aria-selected") == "true"
     tab.click()
-    page.wait_for_function("t => t.getAttribute('aria-selected') === 'true'", arg=tab.element_handle(), timeout=15_000)
-    if not was_open:  # a click on the open tab starts no run
-        page.wait_for_function(f"() => ({RUNS_JS})() > {runs}", timeout=15_000)
+    page.wait_for_function(PANEL_FILLED_JS, arg=tab.element_handle(), timeout=15_000)
     return wait_settled(page)
 
 
