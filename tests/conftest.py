@@ -26,7 +26,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-
 def _scan_components_once() -> None:
     """Every new AppTest scans the metadata of every installed distribution for Streamlit v2 components
     (streamlit.components.v2.manifest_scanner, ~0.2 s here, three quarters of a small page's AppTest). The installed
@@ -36,19 +35,12 @@ def _scan_components_once() -> None:
 
     from streamlit.components.v2 import manifest_scanner
 
-    scan = manifest_scanner.scan_component_manifests
-    if getattr(scan, "_helm_once", False):
-        return
-    once = functools.cache(lambda: tuple(scan()))
-
-    def scan_once(max_workers=None):
-        return list(once())
-
-    scan_once._helm_once = True
-    manifest_scanner.scan_component_manifests = scan_once
+    scan = functools.cache(manifest_scanner.scan_component_manifests)  # AppTest calls it without arguments
+    manifest_scanner.scan_component_manifests = lambda max_workers=None: list(scan())
 
 
 _scan_components_once()
+
 E2E = ROOT / "tests" / "e2e"
 BROWSER_GROUP = "browser"
 KEEP_WARM = frozenset({
