@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from helm_core import fmt
-from ui import cache, components, nav, presenter, state
+from ui import cache, components, nav, presenter, state, viewport
 
 state.start_run()
 presenter.read_url()
@@ -75,6 +75,10 @@ with st.sidebar:
     st.caption(components.text(f"{fmt.count(len(models), 'model')} selected · {rel.name}")
                + (" · no model of this dataset is in the 2022 paper's cohort, so every model is shown" if fallback else ""))
     presenter.toggle()
+    viewport.theme_control()
+    viewport.probe()  # phone or not (ui.viewport); mounted in the sidebar, so it takes no room on the page
+
+viewport.page_css()
 
 counter = presenter.bar(pg.url_path) if presenter.is_on() else None
 pg.run()

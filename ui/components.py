@@ -26,8 +26,8 @@ def page_header(url_path: str) -> nav.PageSpec:
     takeaway = nav.takeaway(spec, not rel.is_classic)  # classic's takeaway and title only where they are true
     title = nav.title(spec, not rel.is_classic)
     if presenter.is_on():
-        # One compact block, so the page's main chart fits a 1280 × 720 screen below it.
-        st.markdown(f"## {title}\n**{takeaway}** · *{text(data_label)}*")
+        # The presenter bar names the page, the slide and the data (ui.presenter.show_counter); the slide's point
+        # is the headline.
         return spec
     st.title(title)
     st.markdown(f"**{takeaway}**")

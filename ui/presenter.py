@@ -1,15 +1,14 @@
-"""Presenter mode (?present=1): large type, no sidebar, Previous/Next through the sections.
+"""Presenter mode (?present=1): the story route, one slide per step, Previous/Next (PageUp/PageDown).
 
-The mode lives in the session (so it sticks while moving between pages) and is mirrored into the URL
-on every run, so a prepared link opens straight into it.
+The route is every page's slides on the story route, in order (ui.slides.route): PageDown walks the slides of a
+page (its tabs, or its stepper's steps), then the next page's. The mode lives in the session (so it sticks while
+moving between pages) and is mirrored into the URL on every run, so a prepared link opens straight into it.
 """
 from __future__ import annotations
 
-import contextlib
-
 import streamlit as st
 
-from . import nav, state
+from . import cache, nav, slides, state
 
 KEY = "presenter"
 PARAM = "present"
@@ -19,13 +18,16 @@ OFF_VALUES = {"0", "false", "no", "off"}
 _CSS = """
 <style>
 section[data-testid="stSidebar"], [data-testid="stExpandSidebarButton"], header[data-testid="stHeader"] { display: none !important; }
-[data-testid="stMain"] .block-container { padding-top: 0.8rem; padding-bottom: 1rem; max-width: 100%; }
+[data-testid="stMain"] .block-container { padding-top: 0.6rem; padding-bottom: 1rem; padding-left: 2.5rem; padding-right: 2.5rem; max-width: 100%; }
 [data-testid="stMain"] p, [data-testid="stMain"] li { font-size: 1.2rem; }
-[data-testid="stMain"] h1 { font-size: 2.3rem; }
 [data-testid="stMain"] [data-testid="stMetricValue"] { font-size: 2.4rem; }
+/* The slide tabs are the route's steps here: the bar names the open one. */
+[data-testid="stTabs"][class*="_section"] [role="tablist"] { display: none !important; }
+[class*="st-key-slide_point_"] [data-testid="stMarkdownContainer"] p { font-size: 1.75rem; line-height: 1.3; }
+.st-key-present_bar p { font-size: 1.05rem; margin: 0; }
 </style>
 """
-# PageDown/PageUp also scroll the page before the switch; start each section at its top.
+# PageDown/PageUp also scroll the page before the switch; start each step at its top.
 # (A constant script of ours; nothing from a visitor or the data goes into it.)
 _SCROLL_TOP = """<script>
 const m = window.parent.document.querySelector('[data-testid="stMain"]') || document.querySelector('[data-testid="stMain"]');
@@ -48,29 +50,6 @@ def is_on() -> bool:
     return bool(st.session_state.get(KEY, False))
 
 
-# In presenter mode a page's main chart sits right under the header (and the section tabs) and is at most this
-# tall, so it is fully visible on a 1280 × 720 screen (bar ≈ 70 px, compact header ≈ 110 px, tabs ≈ 80 px).
-MAIN_CHART_MAX_HEIGHT = 440
-
-
-def chart_height(normal: int) -> int:
-    """The height for a page's main chart: `normal`, or capped in presenter mode."""
-    return min(normal, MAIN_CHART_MAX_HEIGHT) if is_on() else normal
-
-
-def main_slot():
-    """Where a page's main chart goes. In presenter mode: an empty container made now, right under the header,
-    that the page fills later (`with presenter.into(slot):`), so the chart is on the first screen while the
-    script keeps its order (controls first, chart after). Otherwise None: the chart is drawn where the script is.
-    Inside a fragment, make the slot inside the fragment (a fragment may only write to its own containers)."""
-    return st.container() if is_on() else None
-
-
-def into(slot):
-    """The context to draw the main chart in: the slot from `main_slot()`, or right here."""
-    return slot if slot is not None else contextlib.nullcontext()
-
-
 def _set(on: bool) -> None:
     st.session_state[KEY] = on
     write_url()
@@ -88,31 +67,47 @@ def toggle() -> None:
     st.session_state["presenter_toggle"] = is_on()
     st.toggle("Presenter mode", key="presenter_toggle",
               on_change=lambda: _set(bool(st.session_state["presenter_toggle"])),
-              help="Large type, no sidebar, Previous/Next buttons (PageUp/PageDown) through the sections.")
+              help="Large type, no sidebar, Previous/Next buttons (PageUp/PageDown) through the story's slides.")
 
 
-# The section tabs of each page visited in this session (ui.components.sections), so Previous/Next can step
-# through a page's tabs before moving to another page: {url_path: (tab key, labels)}.
-_SECTIONS = "_presenter_sections"
-_OPEN_PAGE_SECTIONS = "_presenter_open_page_sections"
+# ----------------------------------------------------------------------------- the route
 
 
-def record_sections(key: str, labels: list[str]) -> None:
-    """Called by ui.components.sections: the page being run has these section tabs."""
-    st.session_state[_OPEN_PAGE_SECTIONS] = (key, list(labels))
+def context() -> slides.Ctx:
+    return slides.Ctx(rel=cache.active_release(), models=cache.active_models(), mode="presenter",
+                      state=st.session_state, cohort=cache.active_cohort())
 
 
-def _page_index(pages: list, url_path: str) -> int:
-    return next((i for i, p in enumerate(pages) if p.url_path == url_path), 0)
+def steps() -> list[slides.Step]:
+    return slides.route(context())
 
 
-def _tab_position(url_path: str) -> tuple[str, list[str], int] | None:
-    rec = st.session_state.get(_SECTIONS, {}).get(url_path)
-    if rec is None:
+def _token_now(step_key: str | None) -> str | None:
+    """The open slide's token on the running page: its session value, else the URL's."""
+    if step_key is None:
         return None
-    key, labels = rec
-    current = st.session_state.get(key)
-    return key, labels, labels.index(current) if current in labels else 0
+    v = st.session_state.get(step_key)
+    if v is None:
+        v = st.query_params.get(step_key)
+    return None if v is None else str(v)
+
+
+def position(route: list[slides.Step], url_path: str) -> int:
+    """The route index of the slide open on `url_path` (its first route slide when the open one is not on the
+    route or not known yet)."""
+    on_page = [s for s in route if s.page == url_path]
+    if not on_page:
+        return _nearest(route, url_path)
+    token = _token_now(on_page[0].key)
+    return next((s.index for s in on_page if s.token == token), on_page[0].index)
+
+
+def _nearest(route: list[slides.Step], url_path: str) -> int:
+    """A page with no slide on the route (e.g. the upload page): the route step just before it in page order."""
+    order = [p.url_path for p in nav.available_pages()]
+    here = order.index(url_path) if url_path in order else 0
+    before = [s.index for s in route if s.page in order and order.index(s.page) < here]
+    return before[-1] if before else 0
 
 
 def _step_clicked() -> int:
@@ -121,81 +116,103 @@ def _step_clicked() -> int:
     return 1 if st.session_state.get("present_next") else -1 if st.session_state.get("present_prev") else 0
 
 
-def _page_target(current_url_path: str, step: int):
-    """The page a step moves to (a PageSpec), or None when it moves within the open page's tabs, or nowhere."""
-    tabs = _tab_position(current_url_path)
-    if not step or (tabs is not None and 0 <= tabs[2] + step < len(tabs[1])):
-        return None
-    pages = nav.available_pages()
-    to = _page_index(pages, current_url_path) + step
-    return pages[to] if 0 <= to < len(pages) else None
-
-
-def _switch(target, back: bool) -> None:
-    # st.switch_page would clear the URL, which Streamlit refuses while widgets are bound to it;
-    # passing the parameters to keep replaces them instead (bound sidebar widgets keep their values).
-    # Going back lands on the previous page's last tab, when this session has seen that page.
+def go(step: slides.Step, current_url_path: str) -> None:
+    """Open `step`: set its slide on this page before the page runs, or switch to its page with it open."""
+    if step.page == current_url_path:
+        if step.key is not None:
+            st.session_state[step.key] = int(step.token) if step.key == "step" else step.token
+        return
+    # st.switch_page would clear the URL, which Streamlit refuses while widgets are bound to it; passing the
+    # parameters to keep replaces them instead (bound sidebar widgets keep their values).
     query = {PARAM: "1"}
-    rec = st.session_state.get(_SECTIONS, {}).get(target.url_path) if back else None
-    if rec is not None:
-        query[rec[0]] = rec[1][-1]
-    st.switch_page(target.file, query_params=query)
+    if step.key is not None:
+        query[step.key] = step.token
+        st.session_state[step.key] = int(step.token) if step.key == "step" else step.token
+    st.switch_page(step.file, query_params=query)
+
+
+def _target(current_url_path: str, delta: int) -> tuple[list[slides.Step], slides.Step | None]:
+    route = steps()
+    if not route or not delta:
+        return route, None
+    to = position(route, current_url_path) + delta
+    return route, route[to] if 0 <= to < len(route) else None
 
 
 def switch_early(current_url_path: str) -> None:
     """In presenter mode, a Previous/Next press that leaves the open page switches at once (Home.py calls this
-    right after st.navigation): the run it interrupts would otherwise draw the sidebar and the bar first, only
-    for the switch to throw them away, and a presenter's page step waited for both runs."""
+    right after st.navigation): the run it interrupts would otherwise draw the bar first, only for the switch to
+    throw it away."""
     if not is_on():
         return
-    step = _step_clicked()
-    target = _page_target(current_url_path, step)
-    if target is not None:
-        _switch(target, back=step < 0)
+    _, target = _target(current_url_path, _step_clicked())
+    if target is not None and target.page != current_url_path:
+        go(target, current_url_path)
 
 
 def bar(current_url_path: str):
-    """Previous / Next buttons with a 'section k of n' counter; keyboard: PageUp/PageDown. On a page with section
-    tabs they step through its tabs first. Returns the counter's slot for `show_counter`, filled once the page
-    has run (and so has said which tabs it has)."""
-    st.session_state.pop(_OPEN_PAGE_SECTIONS, None)  # the page about to run records its own
-    pages = nav.available_pages()
-    idx = _page_index(pages, current_url_path)
-    tabs = _tab_position(current_url_path)
+    """Previous / Next (PageUp / PageDown) and where the presenter is: "step k of n", the page and the slide.
+    Returns the counter's slot, filled by `show_counter` once the page has run."""
     st.html(_CSS)
     st.html(_SCROLL_TOP, unsafe_allow_javascript=True)
-    cols = st.columns([1, 1, 3, 1], vertical_alignment="center")
-    first = idx == 0 and (tabs is None or tabs[2] == 0)
-    last = idx >= len(pages) - 1 and (tabs is None or tabs[2] == len(tabs[1]) - 1)
-    prev_clicked = cols[0].button("Previous", icon=":material/arrow_back:", shortcut="PageUp",
-                                  disabled=first, key="present_prev", help="Previous section (PageUp)")
-    next_clicked = cols[1].button("Next", icon=":material/arrow_forward:", shortcut="PageDown",
-                                  disabled=last, key="present_next", help="Next section (PageDown)")
-    counter = cols[2].empty()
-    cols[3].button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
-    step = 1 if next_clicked else -1 if prev_clicked else 0
-    if tabs is not None and step and 0 <= tabs[2] + step < len(tabs[1]):
-        # Before the page runs, so the tabs (not drawn yet in this run) open on the new label.
-        st.session_state[tabs[0]] = tabs[1][tabs[2] + step]
-        return counter
-    target = _page_target(current_url_path, step)  # (switch_early has done this already when Home.py called it)
+    route, target = _target(current_url_path, _step_clicked())
     if target is not None:
-        _switch(target, back=step < 0)
+        go(target, current_url_path)
+    idx = position(route, current_url_path) if route else 0
+    with st.container(key="present_bar", horizontal=True, vertical_alignment="center", gap="small"):
+        st.button("Previous", icon=":material/arrow_back:", shortcut="PageUp", disabled=idx <= 0,
+                  key="present_prev", help="Previous slide (PageUp)")
+        st.button("Next", icon=":material/arrow_forward:", shortcut="PageDown", disabled=idx >= len(route) - 1,
+                  key="present_next", help="Next slide (PageDown)")
+        counter = st.container(width="stretch")
+        st.button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
     return counter
 
 
+# ----------------------------------------------------------------------------- pages not yet declared as slides
+# (kept while pages move to ui.slides; a page with a DECK uses none of this)
+MAIN_CHART_MAX_HEIGHT = 440
+
+
+def chart_height(normal: int) -> int:
+    return min(normal, MAIN_CHART_MAX_HEIGHT) if is_on() else normal
+
+
+def main_slot():
+    return st.container() if is_on() else None
+
+
+def into(slot):
+    import contextlib
+
+    return slot if slot is not None else contextlib.nullcontext()
+
+
+def record_sections(key: str, labels: list[str]) -> None:
+    return None
+
+
+_OPEN = "_presenter_open_slide"
+
+
+def record_slides(deck, all_slides, opened: int) -> None:
+    """Called by ui.layout.render: the page that ran has these slides and this one is open."""
+    st.session_state[_OPEN] = (deck.url_path, all_slides[opened].title, len(all_slides), opened)
+
+
 def show_counter(counter, current_url_path: str) -> None:
-    """After the page has run: remember its section tabs and show 'Section k of n · tab j of m'."""
-    pages = nav.available_pages()
-    idx = _page_index(pages, current_url_path)
-    rec = st.session_state.pop(_OPEN_PAGE_SECTIONS, None)
-    known = st.session_state.setdefault(_SECTIONS, {})
-    if rec is None:
-        known.pop(current_url_path, None)
-    else:
-        known[current_url_path] = rec
-    text = f"**Section {idx + 1} of {len(pages)}** · {pages[idx].section}"
-    tabs = _tab_position(current_url_path)
-    if tabs is not None:
-        text += f" · tab {tabs[2] + 1} of {len(tabs[1])}"
-    counter.markdown(text)
+    """After the page has run: 'Step k of n · page · slide' and the data shown."""
+    route = steps()
+    rel = cache.active_release()
+    data = f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)")
+    spec = nav.spec_for(current_url_path)
+    page_title = nav.title(spec, not rel.is_classic) if spec else current_url_path
+    opened = st.session_state.pop(_OPEN, None)
+    slide = opened[1] if opened and opened[0] == current_url_path and opened[2] > 1 else None
+    idx = position(route, current_url_path) if route else 0
+    from . import components
+
+    where = f"**Step {idx + 1} of {len(route)}** · {components.text(page_title)}"
+    if slide:
+        where += f" · {components.text(slide)}"
+    counter.markdown(f"{where} · *{components.text(data)}*")

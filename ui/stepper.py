@@ -23,14 +23,25 @@ def _move(key: str, n: int, delta: int) -> None:
     st.session_state[key] = min(n, max(1, current + delta))
 
 
-def stepper(titles: Sequence[str], *, key: str = "step") -> int:
-    """Draw the stepper's controls for steps titled `titles`; return the current step (1-based)."""
+def stepper(titles: Sequence[str], *, key: str = "step", buttons: bool = True) -> int:
+    """Draw the stepper's controls for steps titled `titles`; return the current step (1-based).
+    `buttons=False` (presenter mode, whose bar steps through the route): no Back/Next or picker of its own, so
+    there is one "Next" on screen; the step still comes from the session and the URL."""
     n = len(titles)
     if n == 0:
         raise ValueError("a stepper needs at least one step")
     options = list(range(1, n + 1))
     asked = st.query_params.get(key)
     valid = state.allow(key, {str(i) for i in options})
+    if not buttons:
+        current = st.session_state.get(key)
+        if not isinstance(current, int) and valid is not None:
+            current = int(valid)
+        step = current if isinstance(current, int) and 1 <= current <= n else 1
+        st.session_state[key] = step
+        st.query_params[key] = str(step)
+        _bad_link(asked, valid, step, n)
+        return step
     back_col, pick_col, next_col = st.columns([1, 2, 1], vertical_alignment="bottom")
     with pick_col:
         step = st.selectbox(
@@ -43,15 +54,19 @@ def stepper(titles: Sequence[str], *, key: str = "step") -> int:
     next_col.button("Next", key=f"{key}_next", icon=":material/arrow_forward:", on_click=_move, args=(key, n, 1),
                     disabled=step >= n, shortcut="Right", width="stretch", help="Next step (Right arrow key)")
     st.progress(step / n, text=f"Step {step} of {n}: {titles[step - 1]}")
-    if asked is not None and valid is None:
-        shown = f"`{components.text(asked)[:20]}`" if asked.strip() else "an empty value"
-        st.warning(f"The link asked for step {shown}, but this walk has steps 1 to {n}; "
-                   f"showing step {step} instead.", icon=":material/link_off:")
+    _bad_link(asked, valid, step, n)
     st.caption("Steps: " + " · ".join(
         (f"**{i}. {components.text(t)}**" if i == step else f"{i}. {components.text(t)}")
         for i, t in enumerate(titles, start=1)
     ))
     return step
+
+
+def _bad_link(asked, valid, step: int, n: int) -> None:
+    if asked is not None and valid is None:
+        shown = f"`{components.text(asked)[:20]}`" if asked.strip() else "an empty value"
+        st.warning(f"The link asked for step {shown}, but this walk has steps 1 to {n}; "
+                   f"showing step {step} instead.", icon=":material/link_off:")
 
 
 def deep_links(links: Sequence[content.Link], *, icon: str = ":material/arrow_outward:") -> None:

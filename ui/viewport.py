@@ -1,0 +1,143 @@
+"""The viewer's screen and theme: a phone probe, the light/dark choice kept in the URL, and the page's CSS.
+
+Phone: a tiny Streamlit component (components v2, inline JavaScript, no network) reports whether the window is at
+most PHONE_MAX px wide. It sends a value only when that differs from what the session already has, so a desktop
+visit runs once as before and a phone's first visit runs once more, in phone layout; a rotation or a resize across
+the line reruns too.
+
+Theme: the viewer's choice (system, light or dark) is the URL's `theme=`; Streamlit's own `embed_options=light_theme`
+/ `dark_theme` URL option is what its frontend reads when a page loads, so choosing a theme writes both and reloads
+the page (every other choice is in the URL too). `system` (the default) follows the browser. What the frontend
+actually shows is `st.context.theme.type`, which charts use for their text colour.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from . import state
+
+PHONE_MAX = 480
+THEMES = ("system", "light", "dark")
+_PROBE_KEY = "_viewport"
+
+_PROBE_JS = """
+export default function(component) {
+  const { setStateValue, data } = component;
+  const limit = (data && data.limit) || 480;
+  const known = data && data.bucket;
+  const report = () => {
+    const bucket = window.innerWidth <= limit ? "phone" : "wide";
+    if (bucket !== known) { setStateValue("bucket", bucket); }
+  };
+  report();
+  let timer = null;
+  const onResize = () => { clearTimeout(timer); timer = setTimeout(report, 250); };
+  window.addEventListener("resize", onResize);
+  return () => window.removeEventListener("resize", onResize);
+}
+"""
+
+_probe = None
+
+
+def _component():
+    global _probe
+    if _probe is None:
+        import streamlit.components.v2 as v2
+
+        _probe = v2.component("helm_viewport_probe", js=_PROBE_JS)
+    return _probe
+
+
+def probe() -> None:
+    """Mount the phone probe (call once per run, from Home.py). Its value is read by `mode()`."""
+    known = _bucket()
+    try:
+        _component()(key=_PROBE_KEY, data={"bucket": known, "limit": PHONE_MAX}, height=0)
+    except Exception:  # noqa: BLE001 - a frontend without custom components (AppTest): desktop layout
+        pass
+
+
+def _bucket() -> str:
+    value = st.session_state.get(_PROBE_KEY)
+    got = value.get("bucket") if isinstance(value, dict) or hasattr(value, "get") else None
+    return got if got in ("phone", "wide") else "wide"
+
+
+def mode() -> str:
+    """"phone" when the window is at most PHONE_MAX px wide, else "desktop"."""
+    return "phone" if _bucket() == "phone" else "desktop"
+
+
+def theme() -> str:
+    """The theme the frontend shows ("light" or "dark")."""
+    try:
+        t = st.context.theme.type
+    except Exception:  # noqa: BLE001 - no frontend context (AppTest, a script)
+        t = None
+    return t if t in ("light", "dark") else "light"
+
+
+# ----------------------------------------------------------------------------- the theme choice
+
+def _apply_theme_js(choice: str) -> str:
+    # A constant script per choice (no visitor text goes in): sets the frontend's own embed option to match the
+    # choice and reloads once; the URL keeps `theme=` for the server.
+    option = {"light": "light_theme", "dark": "dark_theme"}.get(choice, "")
+    return f"""<script>
+(function () {{
+  const w = window.parent || window;
+  const url = new URL(w.location.href);
+  const want = "{option}";
+  const have = url.searchParams.getAll("embed_options").filter(v => v === "light_theme" || v === "dark_theme");
+  if ((want && have.length === 1 && have[0] === want) || (!want && have.length === 0)) return;
+  url.searchParams.delete("embed_options");
+  if (want) url.searchParams.append("embed_options", want);
+  w.location.replace(url.toString());
+}})();
+</script>"""
+
+
+def theme_control() -> None:
+    """The sidebar's theme choice, in the URL as `theme=`; applied through Streamlit's embed option."""
+    state.allow("theme", THEMES)
+    choice = st.segmented_control("Theme", THEMES, default="system", key="theme", bind="query-params",
+                                  required=True,
+                                  help="Light or dark for every page; system follows your browser. Kept in the "
+                                       "link, so a shared link opens in the same theme.")
+    choice = choice if choice in THEMES else "system"
+    before = st.session_state.get("_theme_applied")
+    st.session_state["_theme_applied"] = choice
+    # A link that names a theme, or a new choice: make the frontend show it (a reload, once). A visit that never
+    # chose one follows the system and runs no script.
+    if before != choice and (before is not None or "theme" in st.query_params):
+        st.html(_apply_theme_js(choice), unsafe_allow_javascript=True)
+
+
+# ----------------------------------------------------------------------------- page CSS (every mode)
+
+PAGE_CSS = """
+<style>
+/* The slide's point: the sentence a presenter says out loud. */
+[class*="st-key-slide_point_"] [data-testid="stMarkdownContainer"] p {
+  font-size: 1.35rem; font-weight: 600; line-height: 1.35; margin-bottom: 0.2rem; }
+/* Tables never push the page sideways: a wide one scrolls inside its own box. */
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] { overflow-wrap: anywhere; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] td, [data-testid="stMain"] [data-testid="stMarkdownContainer"] th { overflow-wrap: normal; }
+@media (max-width: 480px) {
+  [data-testid="stMain"] .block-container { padding-left: 0.75rem; padding-right: 0.75rem; }
+  [data-testid="stMain"] h1 { font-size: 1.7rem; }
+  [class*="st-key-slide_point_"] [data-testid="stMarkdownContainer"] p { font-size: 1.1rem; }
+  /* Number cards two to a row. */
+  .st-key-slide_cards { flex-wrap: wrap; }
+  .st-key-slide_cards > div { flex: 1 1 calc(50% - 0.5rem) !important; min-width: calc(50% - 0.5rem) !important; max-width: calc(50% - 0.25rem); }
+  [data-testid="stMain"] [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+  [data-testid="stMain"] pre, [data-testid="stMain"] code { white-space: pre-wrap; word-break: break-word; }
+}
+</style>
+"""
+
+
+def page_css() -> None:
+    st.html(PAGE_CSS)
