@@ -3,7 +3,8 @@
 A room has two tokens, as in reveal.js's multiplex plugin (the presenter holds a secret; the audience's id is
 derived from it and reveals nothing):
 - `secret`: 256 random bits (`secrets.token_urlsafe(32)`, 43 characters). The presenter's session and the speaker
-  view hold it; it may publish, drive, read the chapters and close. It never appears in a follow link.
+  view (`speaker_url`) hold it; it may publish, drive, read the chapters and close. It never appears in a follow
+  link, and a room refuses state that contains it.
 - `room_id`: 7 characters from an alphabet without look-alikes (`ALPHABET`: no 0/o, 1/l/i), typed from a slide or
   read from a QR code: the first bits of HMAC-SHA256(the registry's random per-process key, secret), about 34.7
   bits. A new room's id is checked against the live rooms and the recently ended ones (a fresh secret is drawn on a
@@ -82,7 +83,8 @@ MAX_TOMBSTONES = 500
 MAX_SOURCES = 8
 PUBLISHER_WINDOW = 60.0  # seconds: two sources publishing within it means two presenter windows
 STREAMLIT_RESERVED = frozenset({"embed", "embed_options"})
-FOLLOW_PARAM = "follow"
+FOLLOW_PARAM = "follow"  # the follow page's parameter: the room id
+SPEAKER_PARAM = "speaker"  # the speaker view's parameter: the secret
 _BAD_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _JUMP_RE = re.compile(r"jump:([0-9]{1,4})")
 
@@ -203,8 +205,9 @@ def clean_query(params: Mapping[str, Any], *, reserved: Collection[str] = STREAM
                 keys: Collection[str] | None = None) -> tuple[dict[str, str | tuple[str, ...]], list[str]]:
     """The lenient form for a presenter's own URL: keep every entry that passes, drop the rest. `params` maps keys
     to a string or a list of strings (e.g. `{k: st.query_params.get_all(k) for k in st.query_params}`); a one-item
-    list becomes its string, an empty list is dropped. Returns (query, the keys dropped), the query within every
-    bound (later keys are dropped once MAX_KEYS or MAX_QUERY_CHARS is reached)."""
+    list becomes its string, an empty list is dropped. Returns (query, the keys dropped, cut to 40 characters: show
+    them as text), the query within every bound (later keys are dropped once MAX_KEYS or MAX_QUERY_CHARS is
+    reached)."""
     reserved = {r.lower() for r in reserved}
     out: dict[str, str | tuple[str, ...]] = {}
     dropped: list[str] = []
@@ -218,7 +221,7 @@ def clean_query(params: Mapping[str, Any], *, reserved: Collection[str] = STREAM
             key = _check_key(k, reserved, keys)
             value = _check_value(key, v)
         except BadState:
-            dropped.append(k if isinstance(k, str) else repr(k))
+            dropped.append(k[:40] if isinstance(k, str) else repr(k)[:40])
             continue
         n = len(key) + (len(value) if isinstance(value, str) else sum(map(len, value)))
         if len(out) >= MAX_KEYS or size + n > MAX_QUERY_CHARS:
@@ -255,14 +258,25 @@ def apply_commands(commands: Iterable[str], position: int, of: int) -> int:
     return position
 
 
-def follow_url(page_url: str, room_id: str, *, param: str = FOLLOW_PARAM) -> str:
-    """The follow link: `page_url` (e.g. the follow page's address, from st.context.url) with its query and
-    fragment replaced by `?follow=<room id>`. Only the public id goes in; never the secret."""
-    code = normalize_code(room_id)
+def _link(page_url: str, param: str, token: str) -> str:
     parts = urlsplit(page_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError("the follow link needs an http(s) address")
-    return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", urlencode({param: code}), ""))
+        raise ValueError("a room's link needs an http(s) address")
+    return urlunsplit((parts.scheme, parts.netloc, parts.path or "/", urlencode({param: token}), ""))
+
+
+def follow_url(page_url: str, room_id: str, *, param: str = FOLLOW_PARAM) -> str:
+    """The audience's link: `page_url` (e.g. the follow page's address, from st.context.url) with its query and
+    fragment replaced by `?follow=<room id>`. Only the public id goes in; never the secret."""
+    return _link(page_url, param, normalize_code(room_id))
+
+
+def speaker_url(page_url: str, secret: str, *, param: str = SPEAKER_PARAM) -> str:
+    """The speaker view's link, for the presenter's own second tab or phone: `?speaker=<secret>`. It can drive the
+    presenter, so it is shown to the presenter only (e.g. a QR code in the presenter's sidebar), never on a slide."""
+    if not isinstance(secret, str) or not SECRET_RE.fullmatch(secret):
+        raise BadSecret(_MSG["bad_secret"])
+    return _link(page_url, param, secret)
 
 
 def qr_png(url: str, *, scale: int = 8, border: int = 4) -> bytes:
@@ -486,6 +500,9 @@ class RoomRegistry:
         if not (isinstance(slide, int) and not isinstance(slide, bool) and 0 <= slide < of):
             raise BadState(f"The slide must be a whole number from 0 to {of - 1}.")
         title = _check_text(title, "The title", MAX_TITLE_CHARS)
+        texts = [title, *(v for value in clean.values() for v in ((value,) if isinstance(value, str) else value))]
+        if isinstance(secret, str) and len(secret) >= 43 and any(secret in t for t in texts):
+            raise BadState("The room's secret cannot be part of its state: followers would see it.")
         if source is not None:
             source = _check_text(source, "The source", 100)
         with self._lock:
@@ -602,7 +619,8 @@ class RoomRegistry:
 def _new_registry() -> RoomRegistry:
     from . import nav, presenter
 
-    return RoomRegistry(pages=[p.url_path for p in nav.PAGES], reserved=(FOLLOW_PARAM, presenter.PARAM))
+    return RoomRegistry(pages=[p.url_path for p in nav.PAGES],
+                        reserved=(FOLLOW_PARAM, SPEAKER_PARAM, presenter.PARAM))
 
 
 @functools.cache

@@ -42,7 +42,7 @@ def clock():
 
 @pytest.fixture
 def reg(clock):
-    return RoomRegistry(pages=PAGES, reserved=(rooms.FOLLOW_PARAM, presenter.PARAM), clock=clock)
+    return RoomRegistry(pages=PAGES, reserved=(rooms.FOLLOW_PARAM, rooms.SPEAKER_PARAM, presenter.PARAM), clock=clock)
 
 
 _SCHEMA = {"view": "schema"}
@@ -85,6 +85,12 @@ def test_nothing_a_follower_gets_holds_the_secret(reg):
     assert secret not in repr(snap) and secret not in str(dict(snap.query))
     url = rooms.follow_url("https://helm.example/follow", code)
     assert url == f"https://helm.example/follow?follow={code}" and secret not in url
+    # a page that slipped the secret into the state (say, a speaker link on the slide) is refused
+    for leak in (dict(query={"view": secret}), dict(query={"models": ["a", f"x{secret}y"]}),
+                 dict(title=f"Speaker: https://helm.example/speaker?speaker={secret}")):
+        with pytest.raises(BadState, match="secret"):
+            publish(reg, secret, **leak)
+    assert reg.snapshot(code).version == 1
     # ... and the follower's id cannot act as the secret
     for act in (lambda: reg.drive(code, "next"), lambda: publish(reg, code), lambda: reg.close(code),
                 lambda: reg.take_commands(code), lambda: reg.snapshot_for_secret(code), lambda: reg.chapters(code)):
@@ -182,7 +188,7 @@ CONTROL = ["\x00", "\x07", "\x1b[31m", "\n", "\r", "\t", "\x7f", "\x85", "\u202e
     {f"k{i}": "v" * 200 for i in range(40)},  # 40 keys within every per-value bound, 8,000+ characters in all
     {"": "v"}, {"a b": "v"}, {"a-b": "v"}, {"a.b": "v"}, {"k" * 41: "v"}, {"é": "v"}, {"<script>": "v"},
     {"a\nb": "v"}, {1: "v"}, {None: "v"}, {("a",): "v"},
-    {"embed": "true"}, {"EMBED_options": "x"}, {"follow": "abcdefg"}, {"present": "1"},
+    {"embed": "true"}, {"EMBED_options": "x"}, {"follow": "abcdefg"}, {"speaker": "A" * 43}, {"present": "1"},
     ["view", "schema"], "view=schema", None,
 ], ids=lambda q: repr(q)[:40])
 def test_hostile_query_is_refused_and_never_stored(reg, query):
@@ -234,6 +240,7 @@ def test_clean_query_keeps_what_passes_and_names_what_it_drops():
     query, dropped = rooms.clean_query(params)
     assert query == {"view": "schema", "models": ("a", "b"), "blank": "", "n": "12"}
     assert dropped == ["bad key", "embed", "cell", "long"]
+    assert rooms.clean_query({"k" * 10_000: "v"})[1] == ["k" * 40]  # a name to show, cut short
     query, dropped = rooms.clean_query({f"k{i}": "v" for i in range(45)}, keys=None)
     assert len(query) == rooms.MAX_KEYS and dropped == [f"k{i}" for i in range(40, 45)]
     query, dropped = rooms.clean_query({"view": "x", "cell": "y"}, keys={"view"}, reserved=("cell",))
@@ -579,9 +586,19 @@ def test_follow_url(page_url, expected):
 
 
 @pytest.mark.parametrize("page_url", ["javascript:alert(1)", "/follow", "ftp://x/y", ""])
-def test_follow_url_needs_an_http_address(page_url):
+def test_links_need_an_http_address(page_url):
     with pytest.raises(ValueError):
         rooms.follow_url(page_url, "k7m2p9x")
+    with pytest.raises(ValueError):
+        rooms.speaker_url(page_url, "A" * 43)
+
+
+def test_speaker_url_carries_a_well_formed_secret_only(reg):
+    _, secret = reg.create()
+    assert rooms.speaker_url("https://helm.example/speaker?x=1", secret) == f"https://helm.example/speaker?speaker={secret}"
+    for bad in ("k7m2p9x", "A" * 42, "A" * 42 + "&"):
+        with pytest.raises(BadSecret):
+            rooms.speaker_url("https://helm.example/speaker", bad)
 
 
 def _png_modules(png: bytes, scale: int, border: int) -> list[list[bool]]:
@@ -641,7 +658,7 @@ def test_every_query_key_the_app_declares_fits_a_room():
     keys = _declared_query_keys()
     assert len(keys) > 40 and {"cohort", "release", "w_accuracy", "grid_section"} <= keys
     assert [k for k in keys if not rooms.KEY_RE.fullmatch(k)] == []
-    reserved = {"embed", "embed_options", rooms.FOLLOW_PARAM, presenter.PARAM}
+    reserved = {"embed", "embed_options", rooms.FOLLOW_PARAM, rooms.SPEAKER_PARAM, presenter.PARAM}
     assert keys & reserved == {presenter.PARAM}  # presenter mode stays the follower's own choice
 
 
@@ -651,7 +668,7 @@ def test_registry_is_the_process_one_and_knows_the_app():
     reg = rooms.registry()
     assert rooms.registry() is reg
     assert reg._pages == frozenset(PAGES)
-    assert {"follow", "present", "embed"} <= reg._reserved
+    assert {"follow", "speaker", "present", "embed"} <= reg._reserved
 
 
 def _presenter_app():
