@@ -398,6 +398,15 @@ class RoomRegistry:
         self._counts = {"created": 0, "expired": 0, "closed": 0, "reclaimed": 0, "refused": 0, "publishes": 0,
                         "changes": 0}
 
+    @property
+    def pages(self) -> frozenset[str]:
+        return self._pages
+
+    @property
+    def reserved(self) -> frozenset[str]:
+        """The query keys a room never holds (pass them to `clean_query`)."""
+        return self._reserved
+
     # -- tokens --
 
     def now(self) -> float:

@@ -667,8 +667,10 @@ def test_every_query_key_the_app_declares_fits_a_room():
 def test_registry_is_the_process_one_and_knows_the_app():
     reg = rooms.registry()
     assert rooms.registry() is reg
-    assert reg._pages == frozenset(PAGES)
-    assert {"follow", "speaker", "present", "embed"} <= reg._reserved
+    assert reg.pages == frozenset(PAGES)
+    assert {"follow", "speaker", "present", "embed"} <= reg.reserved
+    query, dropped = rooms.clean_query({"view": "schema", "present": "1", "follow": "k7m2p9x"}, reserved=reg.reserved)
+    assert query == {"view": "schema"} and dropped == ["present", "follow"]
 
 
 def _presenter_app():
