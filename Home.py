@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from helm_core import fmt
-from ui import cache, components, nav, presenter, state, viewport
+from ui import cache, components, nav, presenter, showtime, state, viewport
 
 state.start_run()
 presenter.read_url()
@@ -23,8 +23,19 @@ for spec in nav.available_pages():
     page = st.Page(spec.file, title=nav.title(spec, later), icon=spec.icon, url_path=spec.url_path or None,
                    default=spec.url_path == "")
     pages.setdefault(spec.section, []).append(page)
+for spec in nav.HIDDEN:  # reached by their own links only (the speaker view)
+    pages.setdefault(spec.section, []).append(
+        st.Page(spec.file, title=spec.title, icon=spec.icon, url_path=spec.url_path, visibility="hidden"))
 pg = st.navigation(pages)
+if pg.url_path == "speaker":
+    # The speaker view draws no sidebar: it shows the presenter's release and cohort, not its own.
+    viewport.page_css()
+    pg.run()
+    state.finish_run()
+    st.stop()
 presenter.switch_early(pg.url_path)  # a Previous/Next press that leaves this page: switch before drawing anything
+showtime.follow_from_url()  # `?follow=<room code>`: this session follows a presenter's room
+showtime.follow_sync(pg.url_path)  # a follower who has not seen the presenter's current slide goes there first
 
 with st.sidebar:
     st.markdown("### HELM Explorer")
@@ -80,12 +91,18 @@ with st.sidebar:
 
 viewport.page_css()
 
+follow_slot = st.container() if showtime.following() else None
 counter = presenter.bar(pg.url_path) if presenter.is_on() else None
+if follow_slot is not None:
+    with follow_slot:
+        showtime.follow_bar(pg.url_path)
 pg.run()
 if counter is not None:
     presenter.show_counter(counter, pg.url_path)
 presenter.write_url()
 state.finish_run()
+showtime.publish(pg.url_path)  # presenter mode with a live room: this slide and its state, for the room
+showtime.take_commands(pg.url_path)  # and the speaker view's Next / Previous / Jump
 # Once per process, after the first page has run: the bundled files pages read on their first visit, read in the
 # background so no visitor (or presenter's PageDown) waits for them.
 cache.start_warm_up()

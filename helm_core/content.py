@@ -611,3 +611,18 @@ def studies_table(studies: Studies, claims: dict[str, Claim]) -> pd.DataFrame:
         })
     return pd.DataFrame(rows, columns=["id", "study", "kind", "section", "new_scenarios", "reused_core", "scenarios",
                                        "metrics", "finding", "confidence"])
+
+
+def load_time_plan(path: Path | None = None) -> dict[str, float]:
+    """The speaker view's default plan (data/showtime.toml): minutes per section, keyed by the page's url path.
+    Each budget is a number from 0 to 120 minutes."""
+    path = path or BUNDLED / "showtime.toml"
+    raw = read_toml(path).get("plan")
+    if not isinstance(raw, dict):
+        raise DataError(f"{path.name}: missing the [plan] table (minutes per section)")
+    plan: dict[str, float] = {}
+    for key, minutes in raw.items():
+        if isinstance(minutes, bool) or not isinstance(minutes, (int, float)) or not 0 <= minutes <= 120:
+            raise DataError(f"{path.name}: [plan] {key!r} must be a number of minutes from 0 to 120, not {minutes!r}")
+        plan[str(key)] = float(minutes)
+    return plan

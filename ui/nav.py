@@ -57,6 +57,13 @@ PAGES: tuple[PageSpec, ...] = (
 )
 
 
+# Pages outside the story and the navigation menu (st.Page visibility="hidden"): reached by their own links.
+HIDDEN: tuple[PageSpec, ...] = (
+    PageSpec("Live", "app_pages/speaker.py", "speaker", "Speaker view", ":material/co_present:",
+             "The presenter's console: the current and next slide, talking points, clocks, and the controls."),
+)
+
+
 def available_pages() -> list[PageSpec]:
     """Pages whose file exists (all of them once every section is built)."""
     return [p for p in PAGES if p.path.exists()]

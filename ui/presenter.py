@@ -24,7 +24,8 @@ section[data-testid="stSidebar"], [data-testid="stExpandSidebarButton"], header[
 /* The slide tabs are the route's steps here: the bar names the open one. */
 [data-testid="stTabs"][class*="_section"] [role="tablist"] { display: none !important; }
 [class*="st-key-slide_point_"] [data-testid="stMarkdownContainer"] p { font-size: 1.75rem; line-height: 1.3; }
-.st-key-present_bar p { font-size: 1.05rem; margin: 0; }
+.st-key-present_bar p { font-size: 0.95rem; margin: 0; }
+.st-key-present_bar button p { font-size: 0.95rem; }
 </style>
 """
 # PageDown/PageUp also scroll the page before the switch; start each step at its top.
@@ -165,6 +166,9 @@ def bar(current_url_path: str):
         st.button("Next", icon=":material/arrow_forward:", shortcut="PageDown", disabled=idx >= len(route) - 1,
                   key="present_next", help="Next slide (PageDown)")
         counter = st.container(width="stretch")
+        from . import showtime
+
+        showtime.bar_tools()
         st.button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
     return counter
 
@@ -204,7 +208,6 @@ def show_counter(counter, current_url_path: str) -> None:
     """After the page has run: 'Step k of n · page · slide' and the data shown."""
     route = steps()
     rel = cache.active_release()
-    data = f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)")
     spec = nav.spec_for(current_url_path)
     page_title = nav.title(spec, not rel.is_classic) if spec else current_url_path
     opened = st.session_state.pop(_OPEN, None)
@@ -215,4 +218,4 @@ def show_counter(counter, current_url_path: str) -> None:
     where = f"**Step {idx + 1} of {len(route)}** · {components.text(page_title)}"
     if slide:
         where += f" · {components.text(slide)}"
-    counter.markdown(f"{where} · *{components.text(data)}*")
+    counter.markdown(f"{where} · *{components.text(rel.name)}*")

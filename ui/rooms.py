@@ -560,6 +560,11 @@ class RoomRegistry:
         except ValueError as e:  # a bad `by` or `min_seconds` from the page
             raise BadState(f"Chapters could not be made: {e}.") from None
 
+    def log(self, secret: str) -> list[SlideChange]:
+        """The room's slide changes so far, oldest first (for the speaker view's time per section)."""
+        with self._lock:
+            return list(self._by_secret(secret, self._clock()).log)
+
     def close(self, secret: str) -> None:
         """End the room: followers' links then say the session has ended."""
         with self._lock:

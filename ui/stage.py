@@ -94,6 +94,13 @@ def style(fig: go.Figure, *, mode: str = "desktop", theme: str = "light") -> go.
 
     if mode == "phone":
         _phone(out)
+    if mode == "handout":
+        # Outside Streamlit (the offline handout): plotly's own white template, and room for every axis label
+        # (Streamlit's frontend template would otherwise do both).
+        out.update_layout(template="plotly_white", paper_bgcolor="white", plot_bgcolor="white")
+        for name in list(out.layout):
+            if name.startswith(_AXIS_PREFIXES):
+                out.layout[name].update(automargin=True)
     return out
 
 

@@ -50,6 +50,11 @@ def allow(key: str, valid: Collection[str] | Callable[[str], bool] | None = None
     return None
 
 
+def declared() -> frozenset[str]:
+    """The query keys this run has declared so far (allow / keep): the URL state a link, or a live room, may carry."""
+    return frozenset(st.session_state.get(_ALLOWED, set()))
+
+
 def keep(keys: Iterable[str]) -> None:
     """Declare query keys of widgets this run does not draw (a closed section's), so a link's values, and the
     ones set earlier in the session, survive until the widget is drawn again and checks them with `allow`."""

@@ -11,11 +11,20 @@ from ui import nav
 from .helpers import assert_accessible_names, assert_clean, each_section, open_url, wait_settled
 
 PAGES = nav.available_pages()
+# The story's pages (sections 1-12 of the episode): their first visual (chart or table) starts on the first screen
+# of a 1400 × 900 window. The tools (instances, HELM's own tables, the upload page) lead with their controls.
+TOOLS = {"runs", "leaderboard", "data"}
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
 def test_page_renders_in_chromium(server, page, spec):
+    from .slide_probe import visual_box
+
     open_url(page, f"{server}/{spec.url_path}")
+    if spec.url_path not in TOOLS:
+        box = visual_box(page)
+        assert box and box["kind"], f"{spec.url_path or 'home'}: no chart or table"
+        assert box["top"] < 900, f"{spec.url_path or 'home'}: the first {box['kind']} starts at {box['top']:.0f} px"
     for section in each_section(page):
         assert_clean(page)
         assert spec.title in page.locator('[data-testid="stMain"]').inner_text(), section

@@ -1,0 +1,44 @@
+"""Write the offline handout: every slide of the story in one self-contained HTML file (ui/handout.py).
+
+    python -m scripts.export_deck deck.html                                  # classic, the 2022 paper's cohort
+    python -m scripts.export_deck deck.html --release lite
+    python -m scripts.export_deck deck.html --release classic --cohort all
+
+The file embeds plotly.js once and needs no network: open it in any browser, on stage if the server fails, or
+hand it out after the episode.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ui import cache, state
+
+    from streamlit import logger
+
+    logger.set_log_level("error")  # Streamlit warns about bare mode (no `streamlit run`) on every cached call
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", type=Path, help="the HTML file to write")
+    ap.add_argument("--release", choices=list(cache.RELEASES), default="classic")
+    ap.add_argument("--cohort", choices=list(state.COHORTS), default=state.DEFAULT_COHORT)
+    args = ap.parse_args(argv)
+    from ui import handout
+
+    t0 = time.perf_counter()
+    page = handout.build(args.release, args.cohort)
+    args.out.write_text(page, encoding="utf-8")
+    size = args.out.stat().st_size
+    print(f"wrote {args.out} ({size / 1e6:.1f} MB) in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

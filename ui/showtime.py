@@ -1,0 +1,320 @@
+"""Live-episode tools on the Streamlit side: the presenter's room, the audience's follow link, the speaker view's
+drive commands. The room registry itself is ui/rooms.py (process-wide, locked, bounded, expiring).
+
+- Presenter (presenter mode): "Audience" in the bar starts a room and shows its follow link and QR code (safe to
+  project); "Speaker" holds the speaker view's link and QR (private: it can drive the slides) and the offline
+  handout. After every run the presenter's page, slide and URL state are published to the room; a fragment takes
+  the speaker view's Next / Previous / Jump every second.
+- Follower (`/?follow=<code>` on any page): lands on the presenter's current slide with the presenter's state, and
+  follows it (a fragment polls the room's version every second and does nothing while it is unchanged). The
+  state is applied as a link: `st.switch_page(page, query_params=...)`, so every value passes the page's own URL
+  checks (ui/state.py). "Detach" stops following (explore freely); "Rejoin" lands on the current slide again.
+  A follower holds only the room's public code: it can never drive the presenter.
+"""
+from __future__ import annotations
+
+import uuid
+from urllib.parse import urlsplit, urlunsplit
+
+import streamlit as st
+
+from . import cache, nav, presenter, rooms, slides, state
+
+SECRET = "_room_secret"
+CODE = "_room_code"
+SOURCE = "_room_source"
+FOLLOW = "_follow"  # {"code": str, "attached": bool, "seen": int, "error": str | None}
+POLL_SECONDS = 1.0
+
+
+def base_url() -> str:
+    """This app's address (scheme, host and the server's base path), from the browser's own request."""
+    try:
+        url = st.context.url or ""
+    except Exception:  # noqa: BLE001 - no frontend (AppTest)
+        url = ""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return "http://localhost:8501"
+    from streamlit import config
+
+    base = (config.get_option("server.baseUrlPath") or "").strip("/")
+    return urlunsplit((parts.scheme, parts.netloc, f"/{base}" if base else "", "", ""))
+
+
+# ----------------------------------------------------------------------------- presenter side
+
+
+def room() -> tuple[str, str] | None:
+    secret, code = st.session_state.get(SECRET), st.session_state.get(CODE)
+    return (code, secret) if secret and code else None
+
+
+def _start_room() -> None:
+    try:
+        code, secret = rooms.registry().create()
+    except rooms.RoomError as e:
+        st.session_state["_room_error"] = str(e)
+        return
+    st.session_state[SECRET], st.session_state[CODE] = secret, code
+    st.session_state[SOURCE] = uuid.uuid4().hex
+    st.session_state.pop("_room_error", None)
+
+
+def _end_room() -> None:
+    r = room()
+    if r is not None:
+        try:
+            rooms.registry().close(r[1])
+        except rooms.RoomError:
+            pass
+    for k in (SECRET, CODE):
+        st.session_state.pop(k, None)
+
+
+def follow_link(code: str) -> str:
+    return rooms.follow_url(base_url() + "/", code)
+
+
+def speaker_link(secret: str) -> str:
+    return rooms.speaker_url(base_url() + "/speaker", secret)
+
+
+def bar_tools() -> None:
+    """The presenter bar's popovers: Audience (follow link and QR) and Speaker (speaker view, handout)."""
+    r = room()
+    with st.popover("Audience", icon=":material/groups:", help="A follow link and QR code for the audience"):
+        if st.session_state.get("_room_error"):
+            st.error(st.session_state["_room_error"])
+        if r is None:
+            st.markdown("Start a live room: the audience opens a short link (or scans a QR code) and follows your "
+                        "slides on their own screens; the speaker view can drive this screen.")
+            if cache.uses_bundled():
+                st.button("Start a live room", key="room_start", on_click=_start_room, icon=":material/podcasts:")
+            else:
+                st.info("A live room shares the bundled HELM releases only: data you loaded stays in your session. "
+                        "Switch the sidebar's dataset to a bundled release to start one.")
+        else:
+            code, _ = r
+            link = follow_link(code)
+            st.markdown(f"**Follow along:** `{link}`")
+            st.image(rooms.qr_png(link), width=rooms.qr_size(link), caption=f"Room code {code}")
+            st.button("End the room", key="room_end", on_click=_end_room, icon=":material/stop_circle:")
+    with st.popover("Speaker", icon=":material/co_present:", help="Speaker view and the offline handout"):
+        if r is None:
+            st.caption("Start a live room (Audience) to get a speaker view that follows and drives this screen.")
+        else:
+            link = speaker_link(r[1])
+            st.warning("Private: this link can drive your slides. Open it on your laptop or your phone, not on the "
+                       "projector.", icon=":material/lock:")
+            st.link_button("Open speaker view", link, icon=":material/open_in_new:")
+            st.image(rooms.qr_png(link), width=rooms.qr_size(link), caption="Speaker view on your phone")
+        rel = cache.active_release()
+        if cache.uses_bundled():
+            name = cache.release_choice()
+            cohort = cache.active_cohort()
+            st.download_button("Offline handout (HTML)", data=lambda: _handout(name, cohort),
+                               file_name=f"helm-explorer-{name}-{cohort}.html", mime="text/html",
+                               key="handout_download", icon=":material/download:",
+                               help="Every slide with its chart, talking points and sources in one file that "
+                                    "opens without a network: the stage fallback and the take-home.")
+        else:
+            st.caption(f"The offline handout is built from the bundled releases, not from {rel.name}.")
+
+
+def _handout(name: str, cohort: str) -> bytes:
+    from . import handout
+
+    return handout.build(name, cohort).encode("utf-8")
+
+
+def publish(url_path: str) -> None:
+    """After a presenter's run: the page, the open slide and the URL state, into the room (bumps its version only
+    when something changed)."""
+    r = room()
+    if r is None or not presenter.is_on():
+        return
+    reg = rooms.registry()
+    route = presenter.steps()
+    if not route:
+        return
+    idx = presenter.position(route, url_path)
+    params = {k: st.query_params.get_all(k) for k in st.query_params}
+    query, _ = rooms.clean_query(params, reserved=reg.reserved, keys=state.declared())
+    try:
+        reg.publish(r[1], page=url_path, query=query, slide=idx, of=len(route), title=route[idx].label,
+                    source=st.session_state.get(SOURCE))
+    except rooms.RoomError as e:
+        st.session_state["_room_error"] = str(e)
+        if isinstance(e, (rooms.RoomExpired, rooms.RoomClosed, rooms.NoSuchRoom)):
+            for k in (SECRET, CODE):
+                st.session_state.pop(k, None)
+
+
+def take_commands(url_path: str) -> None:
+    """Presenter mode with a room: every second, the speaker view's Next / Previous / Jump move this screen."""
+    if room() is None or not presenter.is_on():
+        return
+
+    @st.fragment(run_every=POLL_SECONDS)
+    def _poll() -> None:
+        r = room()
+        if r is None:
+            return
+        try:
+            commands = rooms.registry().take_commands(r[1])
+        except rooms.RoomError:
+            return
+        if not commands:
+            return
+        route = presenter.steps()
+        here = presenter.position(route, url_path)
+        to = rooms.apply_commands(commands, here, len(route))
+        if to == here:
+            return
+        target = route[to]
+        presenter.go(target, url_path)  # another page: switches; this page: sets its slide
+        st.rerun(scope="app")
+
+    _poll()
+
+
+# ----------------------------------------------------------------------------- follower side
+
+
+def _valid_code(v: str) -> bool:
+    try:
+        rooms.normalize_code(v)
+        return True
+    except rooms.RoomError:
+        return False
+
+
+def follow_from_url() -> None:
+    """A `?follow=<code>` link (any page): follow that room. Called by Home.py before the page runs."""
+    raw = state.allow(rooms.FOLLOW_PARAM, _valid_code)
+    if rooms.FOLLOW_PARAM in st.query_params and raw is None:
+        st.session_state[FOLLOW] = {"code": None, "attached": False, "seen": 0,
+                                    "error": "That is not a room code: a code is 7 letters and digits, as shown on "
+                                             "the presenter's screen."}
+        return
+    if raw is None:
+        return
+    code = rooms.normalize_code(raw)
+    f = st.session_state.get(FOLLOW)
+    if not f or f.get("code") != code:
+        st.session_state[FOLLOW] = {"code": code, "attached": True, "seen": 0, "error": None}
+
+
+def following() -> dict | None:
+    f = st.session_state.get(FOLLOW)
+    return f if f else None
+
+
+def _apply(snap, current_url_path: str) -> None:
+    """Go to the presenter's page and state, as a link would (the page checks every value)."""
+    spec = nav.spec_for(snap.page)
+    if spec is None:
+        return
+    query = {k: (list(v) if isinstance(v, tuple) else v) for k, v in snap.query.items()}
+    query[rooms.FOLLOW_PARAM] = st.session_state[FOLLOW]["code"]
+    # The slide's own widget keys are set in the session too (tab label, stepper step), so a same-page change
+    # opens the presenter's slide even where a bound widget would keep its session value.
+    step_key = next((k for k in query if k.endswith("_section") or k == "step"), None)
+    if step_key is not None and spec.url_path == current_url_path:
+        value = query[step_key]
+        st.session_state[step_key] = int(value) if step_key == "step" and str(value).isdigit() else value
+    st.switch_page(spec.file, query_params=query)
+
+
+def follow_sync(current_url_path: str) -> None:
+    """Before the page runs: a follower who has not seen the room's current version lands on it now (a late
+    joiner, a rejoin)."""
+    f = following()
+    if not f or not f.get("attached") or not f.get("code"):
+        return
+    try:
+        snap = rooms.registry().snapshot(f["code"])
+    except rooms.RoomError as e:
+        f.update(error=str(e), attached=False)
+        return
+    f["error"] = None
+    if not snap.started:
+        return
+    if snap.version != f.get("seen"):
+        f["seen"] = snap.version
+        if snap.page != current_url_path or _differs(snap.query):
+            _apply(snap, current_url_path)
+
+
+def _differs(query) -> bool:
+    for k, v in query.items():
+        have = st.query_params.get_all(k)
+        want = list(v) if isinstance(v, tuple) else [v]
+        if have != want:
+            return True
+    return False
+
+
+def _detach() -> None:
+    f = following()
+    if f:
+        f["attached"] = False
+
+
+def _rejoin() -> None:
+    f = following()
+    if f:
+        f["attached"] = True
+        f["seen"] = 0
+
+
+def _stop() -> None:
+    st.session_state.pop(FOLLOW, None)
+    if rooms.FOLLOW_PARAM in st.query_params:
+        del st.query_params[rooms.FOLLOW_PARAM]
+
+
+def follow_bar(current_url_path: str) -> None:
+    """The follower's bar (top of the page): following or detached, with one click to change; and the poll."""
+    f = following()
+    if not f:
+        return
+    state.keep([rooms.FOLLOW_PARAM])
+    with st.container(key="follow_bar", horizontal=True, vertical_alignment="center"):
+        if f.get("error"):
+            st.error(f["error"], icon=":material/link_off:")
+            st.button("Stop following", key="follow_stop", on_click=_stop)
+            return
+        if f.get("attached"):
+            st.markdown(f":blue-badge[:material/podcasts: Following the presenter] room `{f['code']}`")
+            st.button("Detach", key="follow_detach", on_click=_detach, icon=":material/explore:",
+                      help="Explore on your own; Rejoin brings you back to the presenter's slide.")
+        else:
+            st.markdown(f":gray-badge[Detached] room `{f['code']}`: you are exploring on your own.")
+            st.button("Rejoin", key="follow_rejoin", on_click=_rejoin, icon=":material/podcasts:",
+                      type="primary", help="Back to the presenter's current slide.")
+
+    if not f.get("attached"):
+        return
+
+    @st.fragment(run_every=POLL_SECONDS)
+    def _poll() -> None:
+        g = following()
+        if not g or not g.get("attached"):
+            return
+        try:
+            version = rooms.registry().version_of(g["code"])
+        except rooms.RoomError as e:
+            g.update(error=str(e), attached=False)
+            st.rerun(scope="app")
+            return
+        if version == g.get("seen"):
+            return  # nothing changed: no page rerun
+        st.rerun(scope="app")  # follow_sync (before the page) applies it
+
+    _poll()
+
+
+def route_for(ctx: slides.Ctx) -> list[slides.Step]:
+    return slides.route(ctx)
