@@ -35,7 +35,6 @@ if pg.url_path == "speaker":
     st.stop()
 presenter.switch_early(pg.url_path)  # a Previous/Next press that leaves this page: switch before drawing anything
 showtime.follow_from_url()  # `?follow=<room code>`: this session follows a presenter's room
-showtime.follow_sync(pg.url_path)  # a follower who has not seen the presenter's current slide goes there first
 
 with st.sidebar:
     st.markdown("### HELM Explorer")

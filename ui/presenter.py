@@ -83,23 +83,27 @@ def steps() -> list[slides.Step]:
     return slides.route(context())
 
 
-def _token_now(step_key: str | None) -> str | None:
-    """The open slide's token on the running page: its session value, else the URL's."""
+def _token_now(step_key: str | None, url_first: bool = False) -> str | None:
+    """The open slide's token on the running page: its session value, else the URL's (`url_first`: the URL's, for
+    a run the browser started by changing the URL, before the page's widgets have read it)."""
     if step_key is None:
         return None
-    v = st.session_state.get(step_key)
+    first, second = ((lambda: st.query_params.get(step_key)), (lambda: st.session_state.get(step_key)))
+    if not url_first:
+        first, second = second, first
+    v = first()
     if v is None:
-        v = st.query_params.get(step_key)
+        v = second()
     return None if v is None else str(v)
 
 
-def position(route: list[slides.Step], url_path: str) -> int:
+def position(route: list[slides.Step], url_path: str, *, url_first: bool = False) -> int:
     """The route index of the slide open on `url_path` (its first route slide when the open one is not on the
     route or not known yet)."""
     on_page = [s for s in route if s.page == url_path]
     if not on_page:
         return _nearest(route, url_path)
-    token = _token_now(on_page[0].key)
+    token = _token_now(on_page[0].key, url_first)
     return next((s.index for s in on_page if s.token == token), on_page[0].index)
 
 
@@ -160,14 +164,15 @@ def bar(current_url_path: str):
     if target is not None:
         go(target, current_url_path)
     idx = position(route, current_url_path) if route else 0
+    from . import showtime
+
+    showtime.publish(current_url_path)  # the room learns the new slide now, before this page draws it
     with st.container(key="present_bar", horizontal=True, vertical_alignment="center", gap="small"):
         st.button("Previous", icon=":material/arrow_back:", shortcut="PageUp", disabled=idx <= 0,
                   key="present_prev", help="Previous slide (PageUp)")
         st.button("Next", icon=":material/arrow_forward:", shortcut="PageDown", disabled=idx >= len(route) - 1,
                   key="present_next", help="Next slide (PageDown)")
         counter = st.container(width="stretch")
-        from . import showtime
-
         showtime.bar_tools()
         st.button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
     return counter

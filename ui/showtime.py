@@ -7,8 +7,8 @@ drive commands. The room registry itself is ui/rooms.py (process-wide, locked, b
   the speaker view's Next / Previous / Jump every second.
 - Follower (`/?follow=<code>` on any page): lands on the presenter's current slide with the presenter's state, and
   follows it (a fragment polls the room's version every second and does nothing while it is unchanged). The
-  state is applied as a link: `st.switch_page(page, query_params=...)`, so every value passes the page's own URL
-  checks (ui/state.py). "Detach" stops following (explore freely); "Rejoin" lands on the current slide again.
+  state is applied as a link: the browser navigates to the presenter's URL within its session (as Back does), so
+  every value passes the page's own URL checks (ui/state.py). "Detach" stops following (explore freely); "Rejoin" lands on the current slide again.
   A follower holds only the room's public code: it can never drive the presenter.
 """
 from __future__ import annotations
@@ -140,7 +140,10 @@ def publish(url_path: str) -> None:
         return
     idx = presenter.position(route, url_path)
     params = {k: st.query_params.get_all(k) for k in st.query_params}
-    query, _ = rooms.clean_query(params, reserved=reg.reserved, keys=state.declared())
+    step = route[idx]
+    if step.key is not None:  # the open slide, whether or not its widget has written the URL yet
+        params[step.key] = [step.token]
+    query, _ = rooms.clean_query(params, reserved=reg.reserved, keys=state.declared() | {step.key} - {None})
     try:
         reg.publish(r[1], page=url_path, query=query, slide=idx, of=len(route), title=route[idx].label,
                     source=st.session_state.get(SOURCE))
@@ -211,49 +214,60 @@ def following() -> dict | None:
     return f if f else None
 
 
-def _apply(snap, current_url_path: str) -> None:
-    """Go to the presenter's page and state, as a link would (the page checks every value)."""
+def _target_url(snap) -> str | None:
+    """The presenter's page and state as a path with a query (`follow=<code>` kept), or None for an unknown page."""
+    from urllib.parse import urlencode
+
+    from streamlit import config
+
     spec = nav.spec_for(snap.page)
     if spec is None:
-        return
+        return None
     query = {k: (list(v) if isinstance(v, tuple) else v) for k, v in snap.query.items()}
     query[rooms.FOLLOW_PARAM] = st.session_state[FOLLOW]["code"]
-    # The slide's own widget keys are set in the session too (tab label, stepper step), so a same-page change
-    # opens the presenter's slide even where a bound widget would keep its session value.
-    step_key = next((k for k in query if k.endswith("_section") or k == "step"), None)
-    if step_key is not None and spec.url_path == current_url_path:
-        value = query[step_key]
-        st.session_state[step_key] = int(value) if step_key == "step" and str(value).isdigit() else value
-    st.switch_page(spec.file, query_params=query)
+    base = (config.get_option("server.baseUrlPath") or "").strip("/")
+    path = "/" + "/".join(p for p in (base, spec.url_path) if p)
+    return f"{path}?{urlencode(query, doseq=True)}"
 
 
-def follow_sync(current_url_path: str) -> None:
-    """Before the page runs: a follower who has not seen the room's current version lands on it now (a late
-    joiner, a rejoin)."""
-    f = following()
-    if not f or not f.get("attached") or not f.get("code"):
-        return
+def _navigate_script(target: str, version: int) -> str:
+    """Browser-side navigation to `target` inside this session, as the browser's Back button does (a popstate):
+    Streamlit reruns the page with the new URL and every bound widget takes the URL's value, checked by the page's
+    own URL whitelist like any link. (st.switch_page cannot set a parameter a widget of the open page is bound to.)
+    `target` is a path and a percent-encoded query built from a validated room; it is embedded as a JSON string.
+    The theme's embed option of the follower's own URL is kept."""
+    import json
+
+    literal = json.dumps(target).replace("</", "<\\/")
+    return f"""<script data-follow-version="{int(version)}">
+(function () {{
+  const u = new URL({literal}, window.location.origin);
+  new URL(window.location.href).searchParams.getAll("embed_options").forEach(v => u.searchParams.append("embed_options", v));
+  if (window.location.pathname === u.pathname && window.location.search === u.search) return;
+  window.history.pushState(null, "", u.pathname + u.search);
+  window.dispatchEvent(new PopStateEvent("popstate", {{ state: null }}));
+}})();
+</script>"""
+
+
+def _catch_up() -> bool:
+    """When the room moved since this follower last looked: navigate the browser to the presenter's slide."""
+    g = following()
+    if not g or not g.get("attached") or not g.get("code"):
+        return False
     try:
-        snap = rooms.registry().snapshot(f["code"])
+        snap = rooms.registry().snapshot(g["code"])
     except rooms.RoomError as e:
-        f.update(error=str(e), attached=False)
-        return
-    f["error"] = None
-    if not snap.started:
-        return
-    if snap.version != f.get("seen"):
-        f["seen"] = snap.version
-        if snap.page != current_url_path or _differs(snap.query):
-            _apply(snap, current_url_path)
-
-
-def _differs(query) -> bool:
-    for k, v in query.items():
-        have = st.query_params.get_all(k)
-        want = list(v) if isinstance(v, tuple) else [v]
-        if have != want:
-            return True
-    return False
+        g.update(error=str(e), attached=False)
+        return False
+    g["error"] = None
+    if not snap.started or snap.version == g.get("seen"):
+        return False
+    g["seen"] = snap.version
+    target = _target_url(snap)
+    if target is not None:
+        st.html(_navigate_script(target, snap.version), unsafe_allow_javascript=True)
+    return True
 
 
 def _detach() -> None:
@@ -287,7 +301,10 @@ def follow_bar(current_url_path: str) -> None:
             st.button("Stop following", key="follow_stop", on_click=_stop)
             return
         if f.get("attached"):
-            st.markdown(f":blue-badge[:material/podcasts: Following the presenter] room `{f['code']}`")
+            route = presenter.steps()
+            here = presenter.position(route, current_url_path, url_first=True) if route else 0
+            where = f" · slide {here + 1} of {len(route)}" if route else ""
+            st.markdown(f":blue-badge[:material/podcasts: Following the presenter] room `{f['code']}`{where}")
             st.button("Detach", key="follow_detach", on_click=_detach, icon=":material/explore:",
                       help="Explore on your own; Rejoin brings you back to the presenter's slide.")
         else:
@@ -297,6 +314,7 @@ def follow_bar(current_url_path: str) -> None:
 
     if not f.get("attached"):
         return
+    _catch_up()  # a late joiner, a rejoin: straight to the presenter's slide
 
     @st.fragment(run_every=POLL_SECONDS)
     def _poll() -> None:
@@ -309,9 +327,8 @@ def follow_bar(current_url_path: str) -> None:
             g.update(error=str(e), attached=False)
             st.rerun(scope="app")
             return
-        if version == g.get("seen"):
-            return  # nothing changed: no page rerun
-        st.rerun(scope="app")  # follow_sync (before the page) applies it
+        if version != g.get("seen"):  # nothing changed: nothing runs but this check
+            _catch_up()
 
     _poll()
 

@@ -1,0 +1,195 @@
+"""Pre-show check: walk the presenter route of a running app in Chromium, as the presenter will, before the audience
+arrives. It warms the server's caches on the way.
+
+    python -m bench.preflight                         # http://localhost:8501
+    python -m bench.preflight https://your-app.streamlit.app
+    python -m bench.preflight URL --theme dark --query release=lite --no-live
+
+For every step of the route (PageDown from `/?present=1`): the time until the slide has settled, any exception box,
+any console error, and the stage checks (the slide's chart or table fully on a 1280 × 720 screen, chart text at
+least 16 px). Then the live tools: it starts a room, opens the follow link in a second browser and the speaker
+view in a third, moves one slide and checks both follow. Prints a line per step and a summary; exits 1 on any
+problem, naming the step and page. Needs Debian's /usr/bin/chromium (or HELM_CHROMIUM) and Playwright
+(requirements-dev.txt).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+CHROMIUM = os.environ.get("HELM_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+COUNTER = re.compile(r"Step (\d+) of (\d+)")
+IGNORED_CONSOLE = ("net::ERR", "Failed to load resource", "favicon", "webhooks", "Content Security Policy")
+
+
+def _bar(page) -> str:
+    """The presenter bar's counter: "Step k of n · page · slide · release"."""
+    bar = page.locator('.st-key-present_bar [data-testid="stMarkdownContainer"]')
+    return bar.first.inner_text().replace("\n", " ") if bar.count() else ""
+
+
+def _exception(page) -> str | None:
+    exc = page.locator('[data-testid="stException"]')
+    return exc.first.inner_text()[:300].replace("\n", " ") if exc.count() else None
+
+
+def _settle(page, timeout_ms: int) -> float:
+    from tests.e2e.helpers import wait_settled
+
+    return wait_settled(page, timeout_ms)
+
+
+def walk(base: str, *, theme: str = "light", query: str = "", live: bool = True, layout: bool = True,
+         timeout_s: float = 60.0, out=print) -> list[str]:
+    """Walk the route; returns the problems found (empty: ready for the show)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.slide_probe import problems as stage_problems
+
+    problems: list[str] = []
+    extra = f"&{query}" if query else ""
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        ctx = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme=theme)
+        page = ctx.new_page()
+        console: list[str] = []
+        page.on("console", lambda m: m.type == "error" and console.append(m.text))
+        page.on("pageerror", lambda e: console.append(str(e)))
+        t0 = time.perf_counter()
+        try:
+            page.goto(f"{base}/?present=1{extra}", wait_until="domcontentloaded", timeout=int(timeout_s * 1000))
+            _settle(page, int(timeout_s * 1000))
+        except Exception as e:  # noqa: BLE001 - an app that does not answer is the first problem to report
+            browser.close()
+            return [f"the app at {base} did not load: {type(e).__name__}: {str(e)[:200]}"]
+        first = time.perf_counter() - t0
+        m = COUNTER.search(_bar(page))
+        if not m:
+            browser.close()
+            return [f"presenter mode did not start at {base}/?present=1 (no step counter)"]
+        n = int(m.group(2))
+        out(f"{'step':>4}  {'time':>6}  slide")
+        times: list[float] = []
+        for step in range(1, n + 1):
+            elapsed = first if step == 1 else None
+            if step > 1:
+                t = time.perf_counter()
+                page.keyboard.press("PageDown")
+                try:
+                    page.wait_for_function(
+                        "k => { const b = document.querySelector('.st-key-present_bar');"
+                        " return b && new RegExp('Step ' + k + ' of ').test(b.innerText); }",
+                        arg=step, timeout=int(timeout_s * 1000))
+                    _settle(page, int(timeout_s * 1000))
+                except Exception:  # noqa: BLE001 - a step that never arrives is reported, then the walk stops
+                    problems.append(f"step {step}: did not arrive within {timeout_s:.0f} s after PageDown "
+                                    f"(from: {_bar(page)[:100]})")
+                    break
+                elapsed = time.perf_counter() - t
+            times.append(elapsed)
+            where = _bar(page)
+            where = where[where.find("·") + 1:].strip() if "·" in where else where
+            path = "/" + page.url.split("/", 3)[-1].split("?")[0]
+            flags = []
+            exc = _exception(page)
+            if exc:
+                flags.append(f"EXCEPTION {exc}")
+            errors = [c for c in console if not any(s in c for s in IGNORED_CONSOLE)]
+            console.clear()
+            if errors:
+                flags.append(f"console error: {errors[0][:200]}")
+            if layout and not exc:
+                flags += stage_problems(page, "presenter")
+            out(f"{step:>4}  {elapsed:>5.2f}s  {path} · {where[:90]}" + ("".join(f"\n      ! {f}" for f in flags)))
+            problems += [f"step {step} ({path} · {where[:80]}): {f}" for f in flags]
+        if live and not any("did not arrive" in p for p in problems):
+            problems += _live(browser, page, base, extra, timeout_s, out)
+        browser.close()
+    if times:
+        ordered = sorted(times)
+        out(f"\n{len(times)} steps · first load {times[0]:.2f} s · median step {ordered[len(ordered) // 2]:.2f} s · "
+            f"slowest {ordered[-1]:.2f} s")
+    return problems
+
+
+def _live(browser, page, base: str, extra: str, timeout_s: float, out) -> list[str]:
+    """Start a room on the presenter's page, open the follow link and the speaker view, move one slide."""
+    problems: list[str] = []
+    try:
+        page.keyboard.press("Home")
+        page.goto(f"{base}/?present=1{extra}", wait_until="domcontentloaded")
+        _settle(page, int(timeout_s * 1000))
+        page.get_by_role("button", name="Audience").click()
+        page.get_by_role("button", name="Start a live room").click()
+        _settle(page, int(timeout_s * 1000))
+        body = page.locator('[data-testid="stPopoverBody"]').inner_text(timeout=10_000)
+        m = re.search(r"(https?://\S+\?follow=\w+)", body)
+        if not m:
+            return ["live room: no follow link in the Audience box"]
+        follow = m.group(1)
+        page.keyboard.press("Escape")
+        page.get_by_role("button", name="Speaker").click()
+        speaker = page.get_by_role("link", name="Open speaker view").get_attribute("href", timeout=10_000)
+        page.keyboard.press("Escape")
+        f_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        s_ctx = browser.new_context(viewport={"width": 1000, "height": 900})
+        fpage, spage = f_ctx.new_page(), s_ctx.new_page()
+        fpage.goto(follow.replace(follow.split("/?")[0], base), wait_until="domcontentloaded")
+        _settle(fpage, int(timeout_s * 1000))
+        spage.goto(speaker.replace(speaker.split("/speaker")[0], base), wait_until="domcontentloaded")
+        _settle(spage, int(timeout_s * 1000))
+        page.keyboard.press("PageDown")
+        page.wait_for_function("() => /Step 2 of/.test(document.querySelector('.st-key-present_bar').innerText)",
+                               timeout=int(timeout_s * 1000))
+        target = page.url.split("?")[0].rsplit("/", 1)[-1]
+        t = time.perf_counter()
+        fpage.wait_for_function("p => location.pathname.replace(/^\\//, '') === p", arg=target, timeout=10_000)
+        follower = time.perf_counter() - t
+        spage.wait_for_function("() => /2 of \\d+/.test(document.body.innerText)", timeout=10_000)
+        speaker_s = time.perf_counter() - t
+        out(f"\nlive: a follower followed in {follower:.2f} s, the speaker view in {speaker_s:.2f} s")
+        for name, pg in (("follower", fpage), ("speaker view", spage)):
+            exc = _exception(pg)
+            if exc:
+                problems.append(f"live {name}: EXCEPTION {exc}")
+        f_ctx.close()
+        s_ctx.close()
+    except Exception as e:  # noqa: BLE001 - report what failed, not a traceback
+        problems.append(f"live tools: {type(e).__name__}: {str(e)[:200]}")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("url", nargs="?", default="http://localhost:8501")
+    ap.add_argument("--theme", choices=("light", "dark"), default="light")
+    ap.add_argument("--query", default="", help="extra query for the walk, e.g. release=lite or cohort=all")
+    ap.add_argument("--no-live", action="store_true", help="skip the room, follow link and speaker view")
+    ap.add_argument("--no-layout", action="store_true", help="skip the stage layout checks")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds a step may take (a cold cloud app: more)")
+    args = ap.parse_args(argv)
+    base = args.url.rstrip("/")
+    print(f"Pre-show check of {base} (presenter mode, 1280 × 720, {args.theme})")
+    found = walk(base, theme=args.theme, query=args.query, live=not args.no_live, layout=not args.no_layout,
+                 timeout_s=args.timeout)
+    if found:
+        print(f"\nNOT READY: {len(found)} problem(s)")
+        for f in found:
+            print(f"  - {f}")
+        return 1
+    print("\nREADY: every step loaded cleanly.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
