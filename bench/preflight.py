@@ -50,16 +50,28 @@ def _settle(page, timeout_ms: int) -> float:
 
 
 def walk(base: str, *, theme: str = "light", query: str = "", live: bool = True, layout: bool = True,
-         timeout_s: float = 60.0, out=print) -> list[str]:
-    """Walk the route; returns the problems found (empty: ready for the show)."""
+         timeout_s: float = 60.0, max_steps: int | None = None, browser=None, out=print) -> list[str]:
+    """Walk the route (the first `max_steps` steps, or all); returns the problems found (empty: ready for the
+    show). `browser`: a Playwright browser to use (the tests'), else one of its own."""
+    if browser is not None:
+        return _walk(browser, base, theme, query, live, layout, timeout_s, max_steps, out)
     from playwright.sync_api import sync_playwright
 
+    with sync_playwright() as p:
+        own = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            return _walk(own, base, theme, query, live, layout, timeout_s, max_steps, out)
+        finally:
+            own.close()
+
+
+def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, timeout_s: float,
+          max_steps: int | None, out) -> list[str]:
     from tests.e2e.slide_probe import problems as stage_problems
 
     problems: list[str] = []
     extra = f"&{query}" if query else ""
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+    if True:
         ctx = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme=theme)
         page = ctx.new_page()
         console: list[str] = []
@@ -70,17 +82,18 @@ def walk(base: str, *, theme: str = "light", query: str = "", live: bool = True,
             page.goto(f"{base}/?present=1{extra}", wait_until="domcontentloaded", timeout=int(timeout_s * 1000))
             _settle(page, int(timeout_s * 1000))
         except Exception as e:  # noqa: BLE001 - an app that does not answer is the first problem to report
-            browser.close()
+            ctx.close()
             return [f"the app at {base} did not load: {type(e).__name__}: {str(e)[:200]}"]
         first = time.perf_counter() - t0
         m = COUNTER.search(_bar(page))
         if not m:
-            browser.close()
+            ctx.close()
             return [f"presenter mode did not start at {base}/?present=1 (no step counter)"]
         n = int(m.group(2))
+        last = n if max_steps is None else min(n, max_steps)
         out(f"{'step':>4}  {'time':>6}  slide")
         times: list[float] = []
-        for step in range(1, n + 1):
+        for step in range(1, last + 1):
             elapsed = first if step == 1 else None
             if step > 1:
                 t = time.perf_counter()
@@ -112,9 +125,17 @@ def walk(base: str, *, theme: str = "light", query: str = "", live: bool = True,
                 flags += stage_problems(page, "presenter")
             out(f"{step:>4}  {elapsed:>5.2f}s  {path} · {where[:90]}" + ("".join(f"\n      ! {f}" for f in flags)))
             problems += [f"step {step} ({path} · {where[:80]}): {f}" for f in flags]
+        if last == n and n > 1 and not any("did not arrive" in p for p in problems):
+            page.keyboard.press("PageUp")  # and back one step
+            try:
+                page.wait_for_function(
+                    "k => new RegExp('Step ' + k + ' of ').test(document.querySelector('.st-key-present_bar').innerText)",
+                    arg=n - 1, timeout=int(timeout_s * 1000))
+            except Exception:  # noqa: BLE001
+                problems.append(f"PageUp from the last step did not go back to step {n - 1}")
         if live and not any("did not arrive" in p for p in problems):
             problems += _live(browser, page, base, extra, timeout_s, out)
-        browser.close()
+        ctx.close()
     if times:
         ordered = sorted(times)
         out(f"\n{len(times)} steps · first load {times[0]:.2f} s · median step {ordered[len(ordered) // 2]:.2f} s · "
@@ -177,11 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-live", action="store_true", help="skip the room, follow link and speaker view")
     ap.add_argument("--no-layout", action="store_true", help="skip the stage layout checks")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a step may take (a cold cloud app: more)")
+    ap.add_argument("--steps", type=int, default=None, help="walk only the first N steps")
     args = ap.parse_args(argv)
     base = args.url.rstrip("/")
     print(f"Pre-show check of {base} (presenter mode, 1280 × 720, {args.theme})")
     found = walk(base, theme=args.theme, query=args.query, live=not args.no_live, layout=not args.no_layout,
-                 timeout_s=args.timeout)
+                 timeout_s=args.timeout, max_steps=args.steps)
     if found:
         print(f"\nNOT READY: {len(found)} problem(s)")
         for f in found:

@@ -54,13 +54,14 @@ class PortTaken(RuntimeError):
     """The free port was taken by someone else (another xdist worker's server) before streamlit bound it."""
 
 
-def start_server(port: int, extra_env: dict | None = None, script: Path = ROOT / "Home.py") -> subprocess.Popen:
+def start_server(port: int, extra_env: dict | None = None, script: Path = ROOT / "Home.py",
+                 cwd: Path = ROOT) -> subprocess.Popen:
     """`streamlit run script` on localhost:port, returned once it answers its health check."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1", **(extra_env or {})}
     cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:
         if proc.poll() is not None:
@@ -77,12 +78,12 @@ def start_server(port: int, extra_env: dict | None = None, script: Path = ROOT /
 
 
 @contextlib.contextmanager
-def serving(extra_env: dict | None = None, script: Path = ROOT / "Home.py"):
+def serving(extra_env: dict | None = None, script: Path = ROOT / "Home.py", cwd: Path = ROOT):
     """A `streamlit run Home.py` (or `script`) on a free port for the block; the process's `.url` is its address."""
     for attempt in range(3):
         port = free_port()
         try:
-            proc = start_server(port, extra_env, script)
+            proc = start_server(port, extra_env, script, cwd)
             break
         except PortTaken:
             if attempt == 2:

@@ -1,28 +1,11 @@
-"""Chromium: in presenter mode at 1280 × 720 (the stage size) every page's main chart fits the first screen and no
-chart draws its title over its legend; the tiles of the 16 × 7 grid (and of Metric Orbit's correlation grid) never
-overlap.
-
-One browser context per page walks every section of that page in presenter mode at 1280 × 720; another test walks
-the grid in both of its views at 1280 × 720, 1400 × 900 and at a narrow window. Bounding boxes come from plotly's
-SVG (.gtitle, .legend; the grid's tiles are its layout shapes)."""
+"""Chromium: the tiles of the 16 × 7 grid (and of Metric Orbit's correlation grid) never overlap, at 1280 × 720,
+1400 × 900 and a narrow window, in every view. Bounding boxes come from plotly's SVG (the grid's tiles are its
+layout shapes). (Every presenter step's fit and text: test_slides_browser.py.)"""
 from __future__ import annotations
 
 import pytest
 
-from ui import nav
-
-from .helpers import assert_clean, each_section, open_url, wait_settled
-
-PAGES = nav.available_pages()
-# Pages without a chart on their first screen (text, stepper, tables, upload): the others must put their main chart
-# on the first screen.
-NO_CHART = {"limits", "threads", "references", "runs", "data", "leaderboard"}
-
-BOXES_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].map(c => {
-  const box = s => { const e = c.querySelector(s); if (!e) return null;
-                     const b = e.getBoundingClientRect(); return b.width && b.height ? [b.left, b.top, b.right, b.bottom] : null; };
-  return {title: box('.gtitle'), legend: box('.legend')};
-})"""
+from .helpers import open_url, wait_settled
 
 TILES_JS = """key => [...document.querySelectorAll(`.st-key-${key} [data-testid="stPlotlyChart"] .shapelayer path`)]
   .map(p => { const b = p.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; })"""
@@ -67,36 +50,6 @@ def _stage(browser):
     page.console_errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))  # type: ignore[attr-defined]
     return ctx, page
-
-
-@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
-def test_presenter_main_chart_fits_1280x720_and_titles_never_overlap_legends(server, browser, spec):
-    ctx, page = _stage(browser)
-    seen, clashes = 0, []
-    try:
-        open_url(page, f"{server}/{spec.url_path}?present=1")
-        assert_clean(page)
-        charts = page.locator('[data-testid="stPlotlyChart"]')
-        if spec.url_path in NO_CHART:
-            assert charts.count() == 0, f"{spec.url_path} has a chart now: check that it fits and drop it from NO_CHART"
-        else:
-            assert charts.count() > 0
-            box = charts.first.bounding_box()
-            assert box is not None
-            assert box["y"] >= 0 and box["y"] + box["height"] <= 720 + 1, f"main chart at {box} does not fit 1280×720"
-            # Nothing scrolled: the first screen is what the audience sees.
-            assert page.evaluate("() => (document.querySelector('[data-testid=\"stMain\"]') || {}).scrollTop || 0") == 0
-        for section in each_section(page):
-            for i, c in enumerate(page.evaluate(BOXES_JS)):
-                seen += 1
-                if c["title"] and c["legend"] and _intersect(c["title"], c["legend"]):
-                    clashes.append((spec.url_path, section, i))
-        assert_clean(page)
-        if spec.url_path not in NO_CHART:
-            assert seen >= 1, seen  # the walk did reach the charts
-        assert not clashes, f"chart title drawn over its legend: {clashes}"
-    finally:
-        ctx.close()
 
 
 def test_grid_tiles_never_overlap(server, browser):

@@ -1,68 +1,59 @@
-"""Chromium: the presenter route as an audience sees it, the desktop's first screen, and the phone.
+"""Chromium: the presenter route as an audience sees it, and the phone.
 
-- Presenter (1280 × 720), light and dark: from `/?present=1`, PageDown through every step of the route. Every step
-  must show a chart or a table fully inside the viewport, no chart text under 16 px or under 4.5:1 contrast, no
-  chart text outside its chart or over another; the counter moves by exactly one per press, so no slide (a page's
-  tab, a stepper's step) is skipped. PageUp goes back one step.
-- Desktop (1400 × 900): on every story page the first chart starts on the first screen (checked on the walk of
-  every page in test_pages_browser.py).
+- Presenter (1280 × 720), light and dark: the pre-show check (bench/preflight.py) walks the route from
+  `/?present=1` with PageDown. Every step must show a chart or a table fully inside the viewport, with no chart
+  text under 16 px or under 4.5:1 contrast, and no chart text outside its chart or over another; every step must
+  arrive in turn (the counter moves by exactly one per press, so no slide, tab or stepper step is skipped); PageUp
+  goes back one step. In the light walk the live tools are checked too: a room, its follow link, the speaker view.
+- A server with one page made to raise: the pre-show check fails, naming that page.
 - Phone (390 × 844, dark): no page scrolls sideways, no chart text falls outside its chart or over another.
+(Desktop 1400 × 900: every story page's first visual starts on the first screen: test_pages_browser.py.)
 """
 from __future__ import annotations
 
-import re
+import shutil
 
 import pytest
 
 from ui import nav
 
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import assert_clean, open_url
 from .slide_probe import problems
 
 PAGES = nav.available_pages()
-COUNTER = re.compile(r"Step (\d+) of (\d+)")
-
-
-def _counter(page) -> tuple[int, int]:
-    m = COUNTER.search(page.locator(".st-key-present_bar").inner_text())
-    assert m, page.locator(".st-key-present_bar").inner_text()
-    return int(m.group(1)), int(m.group(2))
-
-
-def _wait_step(page, k: int) -> None:
-    page.wait_for_function(
-        "k => { const b = document.querySelector('.st-key-present_bar');"
-        " return b && new RegExp('Step ' + k + ' of ').test(b.innerText); }", arg=k, timeout=30_000)
-    wait_settled(page)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_presenter_route_every_step_shows_its_visual_on_stage(server, browser, theme):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme=theme)
-    page = ctx.new_page()
-    page.console_errors = []  # type: ignore[attr-defined]
-    page.on("pageerror", lambda e: page.console_errors.append(str(e)))  # type: ignore[attr-defined]
-    found: list[str] = []
-    try:
-        open_url(page, f"{server}/?present=1")
-        k, n = _counter(page)
-        assert k == 1 and n >= 30, (k, n)
-        for step in range(1, n + 1):
-            got, total = _counter(page)
-            assert (got, total) == (step, n), f"expected step {step} of {n}, the bar says {got} of {total}"
-            assert_clean(page)
-            where = page.locator(".st-key-present_bar").inner_text().replace("\n", " ")
-            found += [f"step {step} ({where[:90]}): {p}" for p in problems(page, "presenter")]
-            if step < n:
-                page.keyboard.press("PageDown")
-                _wait_step(page, step + 1)
-        assert page.get_by_role("button", name="Next").is_disabled()
-        page.keyboard.press("PageUp")
-        _wait_step(page, n - 1)
-        assert_clean(page)
-    finally:
-        ctx.close()
+    from bench import preflight
+
+    lines: list[str] = []
+    found = preflight.walk(server, theme=theme, live=theme == "light", browser=browser, out=lines.append)
+    steps = [ln for ln in lines if ln[:4].strip().isdigit()]
+    assert len(steps) >= 30, "\n".join(lines)
     assert not found, "\n".join(found)
+
+
+def test_preflight_names_a_page_that_raises(browser, tmp_path):
+    """A copy of the app whose Coverage Jump page raises: the walk reports it at its step, by its path."""
+    from bench import preflight
+
+    from .conftest import ROOT, serving
+
+    app = tmp_path / "app"
+    shutil.copytree(ROOT, app, ignore=shutil.ignore_patterns(".git", "tests", "docs", "bench", "__pycache__",
+                                                             "screenshots", "*.pyc"))
+    page_file = app / "app_pages" / "coverage.py"
+    page_file.write_text(page_file.read_text(encoding="utf-8").replace(
+        'if __name__ == "__main__":', 'if __name__ == "__main__":\n    raise RuntimeError("made to fail")', 1),
+        encoding="utf-8")
+    with serving(script=app / "Home.py", cwd=app) as proc:
+        lines: list[str] = []
+        found = preflight.walk(proc.url, live=False, layout=False, max_steps=4, browser=browser,
+                               out=lines.append)
+    assert found, "\n".join(lines)
+    assert any("/coverage" in f and "EXCEPTION" in f and "made to fail" in f for f in found), found
+    assert not any("/coverage" not in f for f in found), found  # the other steps are clean
 
 
 def test_phone_no_page_scrolls_sideways_and_chart_labels_stay_inside(server, browser):
