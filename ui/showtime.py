@@ -295,6 +295,8 @@ def follow_bar(current_url_path: str) -> None:
     if not f:
         return
     state.keep([rooms.FOLLOW_PARAM])
+    if f.get("attached"):
+        _catch_up()  # a late joiner, a rejoin: straight to the presenter's slide (or the room's error, below)
     with st.container(key="follow_bar", horizontal=True, vertical_alignment="center"):
         if f.get("error"):
             st.error(f["error"], icon=":material/link_off:")
@@ -314,7 +316,6 @@ def follow_bar(current_url_path: str) -> None:
 
     if not f.get("attached"):
         return
-    _catch_up()  # a late joiner, a rejoin: straight to the presenter's slide
 
     @st.fragment(run_every=POLL_SECONDS)
     def _poll() -> None:

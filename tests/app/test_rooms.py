@@ -645,7 +645,10 @@ def _declared_query_keys() -> set[str]:
     recipe controls' keys and presenter mode's."""
     from ui import recipe_controls
 
+    from ui import slides
+
     keys = set(recipe_controls.QUERY_KEYS) | {presenter.PARAM, "step"}
+    keys |= {deck.key for spec in nav.PAGES if (deck := slides.deck_of(spec)) is not None}  # `<page>_section`
     pattern = re.compile(r"""(?:allow\(|sections\(|key=)["']([^"']+)["']""")
     for path in [*ROOT.glob("app_pages/*.py"), *ROOT.glob("ui/*.py"), ROOT / "Home.py"]:
         text = path.read_text(encoding="utf-8")

@@ -1,0 +1,132 @@
+"""AppTest: the live tools on the app's own pages (ui/showtime.py, app_pages/speaker.py): the speaker view with a
+good, a bad and an ended room; a follower's bar and its catching up; a presenter's run publishing its slide; the
+time per section. (The registry itself: test_rooms.py; a whole live episode in Chromium: test_showtime_browser.py.)
+"""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from helm_core.chapters import SlideChange
+from ui import rooms, slides
+
+from .helpers import ROOT, TIMEOUT, open_page, texts
+
+SPEAKER = "app_pages/speaker.py"
+
+
+def _speaker(secret: str) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page(SPEAKER)
+    at.query_params["speaker"] = secret
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _grid_step(at_route):
+    return next(s for s in at_route if s.page == "grid" and s.title == "Grid")
+
+
+def _route(release: str = "classic"):
+    from helm_core.data import cohort_models, load_bundled
+
+    rel = load_bundled(release)
+    return slides.route(slides.Ctx(rel=rel, models=tuple(cohort_models(rel, "paper")), state={}))
+
+
+@pytest.mark.parametrize("secret", ["", "nope", "<script>alert(1)</script>", "a" * 43 + "!"])
+def test_speaker_view_refuses_a_bad_link_with_a_message(secret):
+    at = _speaker(secret)
+    assert any("This speaker link is not valid" in str(e.value) for e in at.error)
+
+
+def test_speaker_view_shows_the_presenters_slide_and_drives_it():
+    reg = rooms.registry()
+    code, secret = reg.create()
+    route = _route()
+    step = _grid_step(route)
+    reg.publish(secret, page="grid", query={"grid_section": "Grid"}, slide=step.index, of=len(route),
+                title=step.label)
+    at = _speaker(secret)
+    cards = {m.label: m.value for m in at.metric}
+    assert cards["Step"] == f"{step.index + 1} of {len(route)}"
+    body = texts(at)
+    assert "98 of 112 cells measured, 14 blank" in body  # the grid's point, computed here
+    nxt = route[step.index + 1]
+    assert f"Next · {nxt.index + 1}. {nxt.label}" in body
+    at.button(key="sp_next").click().run()
+    assert not at.exception
+    assert reg.take_commands(secret) == ["next"]
+
+
+def test_speaker_view_says_when_the_room_has_ended():
+    reg = rooms.registry()
+    _, secret = reg.create()
+    reg.close(secret)
+    at = _speaker(secret)
+    assert any("room was closed" in str(e.value) for e in at.error), [e.value for e in at.error]
+
+
+def test_speaker_view_adopts_the_presenters_release():
+    reg = rooms.registry()
+    _, secret = reg.create()
+    route = _route("lite")
+    step = _grid_step(route)
+    reg.publish(secret, page="grid", query={"release": "lite", "grid_section": "Grid"}, slide=step.index,
+                of=len(route), title=step.label)
+    at = _speaker(secret)
+    assert "HELM Lite v1.13.0 tables" in texts(at)  # the point names Lite's own tables, not classic's paper view
+
+
+def test_time_per_section_adds_each_slides_time_to_its_page():
+    from app_pages.speaker import time_per_section
+
+    route = _route()
+    g = _grid_step(route)
+    log = [SlideChange(0.0, 0, "a"), SlideChange(30.0, g.index, "b"), SlideChange(90.0, g.index + 1, "c"),
+           SlideChange(100.0, 0, "a")]
+    spent = time_per_section(log, route, elapsed=130.0)
+    assert spent == {"": 30.0 + 30.0, "grid": 60.0 + 10.0}
+
+
+def test_a_follow_link_shows_the_follow_bar_and_catches_up():
+    reg = rooms.registry()
+    code, secret = reg.create()
+    route = _route()
+    step = _grid_step(route)
+    reg.publish(secret, page="grid", query={"view": "schema", "grid_section": "Grid"}, slide=step.index,
+                of=len(route), title=step.label)
+    at = open_page(None, query={"follow": code})
+    body = texts(at)
+    assert "Following the presenter" in body and code in body
+    scripts = [h.proto.body for h in at.get("html") if "data-follow-version" in h.proto.body]
+    assert scripts and "/grid?view=schema&grid_section=Grid&follow=" + code in scripts[0]
+
+
+@pytest.mark.parametrize("code", ["zzzzzzz", "<b>x</b>", "a" * 70])
+def test_a_bad_or_unknown_follow_code_gets_a_message(code):
+    at = open_page(None, query={"follow": code})
+    errors = " ".join(str(e.value) for e in at.error)
+    assert "room code" in errors or "No room with that code" in errors, errors
+
+
+def test_a_presenters_run_publishes_its_page_and_slide():
+    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
+    at.query_params["present"] = "1"
+    at.run()
+    at.switch_page("app_pages/grid.py")
+    at.query_params["present"] = "1"
+    at.query_params["view"] = "data"
+    at.run()
+    reg = rooms.registry()
+    code, secret = reg.create()
+    at.session_state["_room_secret"] = secret
+    at.session_state["_room_code"] = code
+    at.run()
+    assert not at.exception
+    snap = reg.snapshot(code)
+    assert snap.page == "grid" and snap.query.get("view") == "data"
+    assert "present" not in snap.query and "follow" not in snap.query
+    assert snap.title == "16 × 7 Core Grid · Grid"
