@@ -16,7 +16,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .data import CORE_GROUPS, Release, select_models, strongly_contaminated
+from .data import CORE_GROUPS, Release, in_2022_paper, select_models, strongly_contaminated
 
 WIN_RATE_GROUPS: tuple[str, ...] = CORE_GROUPS + ("summarization_metrics",)
 
@@ -486,8 +486,6 @@ def rival_sets(release: Release, models: Iterable[str], target: str) -> dict[str
     """Ready-made sets of rivals to remove in `model_set_effect`: the models that are not among the 2022 paper's
     (by HELM id in any release: Lite's GPT-3.5 (text-davinci-002) is the paper's model, not a newer one), and the
     models above / below `target` on accuracy win rate (recomputed among `models`)."""
-    from .data import in_2022_paper
-
     models = list(dict.fromkeys(models))
     if target not in models:
         raise ValueError(f"{target!r} is not among the chosen models")

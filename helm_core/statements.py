@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from . import fmt
+from .coverage import coverage_matrix
 from .data import Release
 from .release_facts import (ReleaseFacts, organization_models, rank_correlation, release_facts,
                             scenarios_by_model)
@@ -208,8 +209,6 @@ def limited_functionality_blanks(release: Release, models: Iterable[str] | None 
 
 
 def _lacks(release: Release, models: Iterable[str]) -> dict[str, set[str]]:
-    from .coverage import coverage_matrix
-
     m = coverage_matrix(release, list(models))
     return {model: {s for s in m.columns if not bool(row[s])} for model, row in m.iterrows()}
 
