@@ -23,6 +23,17 @@ CONFIDENCE_LEVELS: dict[str, str] = {
 }
 
 
+# What kind of source a claim rests on (its badge names it beside the confidence).
+SOURCE_KINDS: dict[str, str] = {
+    "paper": "2022 paper",  # the paper (abstract, or its text as quoted in study notes)
+    "code": "HELM code/config",  # HELM's code, configuration or docs at a tagged commit
+    "blog": "CRFM blog",  # the authors' blog posts
+    "release": "release",  # a later HELM release's own tables ("HELM Lite release"; the claim's `release` names it)
+    "computed": "computed here",  # computed by this app from the bundled data
+}
+NOTE_BADGE = "Note on sources"
+
+
 @dataclass(frozen=True)
 class Claim:
     id: str
@@ -33,11 +44,30 @@ class Claim:
     values: tuple[float, ...] = ()
     unit: str = ""
     note: str = ""
-    kind: str = "claim"  # "claim": something the paper says; "note": a note about this app's own sources
+    kind: str = "claim"  # "claim": something HELM's authors say; "note": a note about this app's own sources
+    source_kind: str = "paper"  # one of SOURCE_KINDS (claims only)
+    release: str = ""  # with source_kind "release": which release, e.g. "HELM Lite"
 
     @property
     def is_paper_claim(self) -> bool:
+        """True for a claim (from any source kind); False for a note about this app's own sources."""
         return self.kind == "claim"
+
+    @property
+    def source_label(self) -> str:
+        """The source kind in words: "2022 paper", "HELM code/config", "CRFM blog", "HELM Lite release"; "" for a
+        note."""
+        if not self.is_paper_claim:
+            return ""
+        if self.source_kind == "release":
+            return f"{self.release} release"
+        return SOURCE_KINDS[self.source_kind]
+
+    @property
+    def badge_label(self) -> str:
+        """The badge text: source kind and confidence ("2022 paper · quoted", "HELM code/config · verified",
+        "CRFM blog · verified", "HELM Lite release · verified"); "Note on sources" for a note."""
+        return NOTE_BADGE if not self.is_paper_claim else f"{self.source_label} · {self.confidence}"
 
 
 CLAIM_KINDS = ("claim", "note")
@@ -99,12 +129,35 @@ def load_claims(path: str | Path | None = None) -> dict[str, Claim]:
         kind = e.get("kind", "claim")
         if kind not in CLAIM_KINDS:
             raise DataError(f"{where}: kind {kind!r} is not one of {', '.join(CLAIM_KINDS)}")
+        source_kind, release = _source_kind(e, kind, where)
         out[e["id"]] = Claim(
             id=e["id"], section=e["section"], statement=e["statement"], source=e["source"],
             confidence=e["confidence"], values=tuple(float(v) for v in values),
-            unit=e.get("unit", ""), note=e.get("note", ""), kind=kind,
+            unit=e.get("unit", ""), note=e.get("note", ""), kind=kind, source_kind=source_kind, release=release,
         )
     return out
+
+
+def _source_kind(e: dict, kind: str, where: str) -> tuple[str, str]:
+    """A claim's source kind (required: which kind of source it rests on) and, for a later release, which one.
+    A note about the app's own sources has none."""
+    source_kind = e.get("source_kind")
+    release = e.get("release", "")
+    if kind == "note":
+        if source_kind is not None or release:
+            raise DataError(f"{where}: a note about this app's sources takes no 'source_kind' or 'release'")
+        return "", ""
+    if source_kind is None:
+        raise DataError(f"{where}: missing required field 'source_kind' (one of {', '.join(SOURCE_KINDS)})")
+    if source_kind not in SOURCE_KINDS:
+        raise DataError(f"{where}: source_kind {source_kind!r} is not one of {', '.join(SOURCE_KINDS)}")
+    if not isinstance(release, str):
+        raise DataError(f"{where}: 'release' must be a string such as \"HELM Lite\"")
+    if source_kind == "release" and not release.startswith("HELM "):
+        raise DataError(f"{where}: source_kind 'release' needs 'release' naming it, e.g. \"HELM Lite\"")
+    if source_kind != "release" and release:
+        raise DataError(f"{where}: 'release' goes with source_kind 'release' only")
+    return source_kind, release
 
 
 def claims_for(claims: dict[str, Claim], section: str) -> list[Claim]:

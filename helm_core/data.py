@@ -6,6 +6,7 @@ the row and what was expected.
 """
 from __future__ import annotations
 
+import functools
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -40,6 +41,7 @@ SCENARIO_COLUMNS = ["scenario", "run_group", "task", "main_metric", "main_split"
 GROUP_COLUMNS = ["metric_group", "display_name", "direction", "definition"]
 DESIGN_COLUMNS = ["scenario", "metric_group", "in_schema"]
 PUBLISHED_COLUMNS = ["model", "metric_group", "win_rate"]
+SCORE_COLUMNS = ["model", "metric_group", "score"]  # HELM's published "Mean score" (Capabilities)
 
 
 class DataError(ValueError):
@@ -65,6 +67,8 @@ class Release:
     meta: dict
     published_win_rates: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=PUBLISHED_COLUMNS))
     paper_models: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # HELM's own per-group "Mean score" where the release publishes one instead of win rates (Capabilities).
+    published_scores: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=SCORE_COLUMNS))
 
     @property
     def name(self) -> str:
@@ -217,6 +221,10 @@ def load_release(path: str | Path | None = None) -> Release:
     if (root / "published_win_rates.csv").exists():
         published = _read_csv(root / "published_win_rates.csv", PUBLISHED_COLUMNS)
         published["win_rate"] = _to_float(published, "win_rate", "published_win_rates.csv")
+    scores = pd.DataFrame(columns=SCORE_COLUMNS)
+    if (root / "published_scores.csv").exists():
+        scores = _read_csv(root / "published_scores.csv", SCORE_COLUMNS)
+        scores["score"] = _to_float(scores, "score", "published_scores.csv")
     paper = pd.DataFrame()
     if (root / "paper_models.csv").exists():
         paper = _read_csv(root / "paper_models.csv", ["paper_name", "helm_id", "model", "ran_core"])
@@ -235,6 +243,7 @@ def load_release(path: str | Path | None = None) -> Release:
         meta=meta,
         published_win_rates=published,
         paper_models=paper,
+        published_scores=scores,
     )
 
 
@@ -278,7 +287,31 @@ def select_models(release: Release, models: Iterable[str]) -> Release:
         published_win_rates=release.published_win_rates[release.published_win_rates["model"].isin(keep)]
         if not release.published_win_rates.empty
         else release.published_win_rates,
+        published_scores=release.published_scores[release.published_scores["model"].isin(keep)]
+        if not release.published_scores.empty
+        else release.published_scores,
     )
+
+
+@functools.cache
+def paper_model_ids() -> frozenset[str]:
+    """The HELM ids of the 2022 paper's 30 models (data/paper_models.csv: HELM v0.1.0's model list, matched to
+    current ids), including the two Codex models that ran no core scenario."""
+    path = BUNDLED / "paper_models.csv"
+    if not path.exists():
+        return frozenset()
+    ids = _read_csv(path, ["paper_name", "helm_id"])["helm_id"].str.strip()
+    return frozenset(i for i in ids if i)
+
+
+def in_2022_paper(release: Release) -> pd.Series:
+    """Per model of the release (release order): True where the model is one of the 2022 paper's models: in
+    classic's paper cohort, or, in any release, by its HELM id (GPT-3.5 (text-davinci-002) in Lite is the paper's
+    text-davinci-002). Never by display name."""
+    m = release.models
+    ids = m["helm_id"].fillna("").astype(str).str.strip().isin(paper_model_ids())
+    cohort = m["paper_cohort"].fillna(False).astype(bool) if "paper_cohort" in m.columns else False
+    return pd.Series((ids | cohort).to_numpy(dtype=bool), index=pd.Index(m["model"], name="model"), name="in_2022_paper")
 
 
 def cohort_models(release: Release, cohort: str = "all", access: Iterable[str] | None = None) -> list[str]:

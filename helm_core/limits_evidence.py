@@ -10,7 +10,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .data import CORE_GROUPS, GROUP_LABELS, STRONG_CONTAMINATION_MARK, Release, select_models
+from .data import CORE_GROUPS, GROUP_LABELS, STRONG_CONTAMINATION_MARK, Release, in_2022_paper, select_models
 from .ranking import group_win_rates
 
 WEAK_CONTAMINATION_MARK = "⚠"
@@ -61,17 +61,19 @@ def blank_cells_by_group(release: Release, models: Iterable[str] | None = None) 
 
 def rival_sets(release: Release, model: str, cohort: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """Named sets of rivals for `model`, each drawn from `cohort` and always including the model itself:
-    the whole cohort, the 2022 paper's models, models with the same access level, models released up to
-    the model's own release date. Empty sets and duplicates of an earlier set are left out."""
+    the whole cohort, the 2022 paper's models (by HELM id in any release, helm_core.data.in_2022_paper), models with
+    the same access level, models released up to the model's own release date. Empty sets and duplicates of an
+    earlier set are left out."""
     cohort = [m for m in release.model_names if m in set(cohort)]
     info = release.models.set_index("model")
     if model not in info.index or model not in cohort:
         return {}
     me = info.loc[model]
     sub = info.loc[cohort]
+    paper = in_2022_paper(release)
     candidates = {
         f"the whole cohort ({len(cohort)} models)": cohort,
-        "the 2022 paper's models": sub.index[sub["paper_cohort"].astype(bool)].tolist(),
+        "the 2022 paper's models": [m for m in cohort if bool(paper.get(m, False))],
         f"models with {me['access']} access": sub.index[sub["access"] == me["access"]].tolist(),
     }
     dates = pd.to_datetime(sub["release_date"], errors="coerce")

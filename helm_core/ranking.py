@@ -16,7 +16,7 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .data import CORE_GROUPS, Release, select_models, strongly_contaminated
+from .data import CORE_GROUPS, Release, in_2022_paper, select_models, strongly_contaminated
 
 WIN_RATE_GROUPS: tuple[str, ...] = CORE_GROUPS + ("summarization_metrics",)
 
@@ -483,16 +483,16 @@ RIVAL_SETS: dict[str, str] = {
 
 
 def rival_sets(release: Release, models: Iterable[str], target: str) -> dict[str, list[str]]:
-    """Ready-made sets of rivals to remove in `model_set_effect`: the models outside the 2022 paper's cohort,
-    and the models above / below `target` on accuracy win rate (recomputed among `models`)."""
+    """Ready-made sets of rivals to remove in `model_set_effect`: the models that are not among the 2022 paper's
+    (by HELM id in any release: Lite's GPT-3.5 (text-davinci-002) is the paper's model, not a newer one), and the
+    models above / below `target` on accuracy win rate (recomputed among `models`)."""
     models = list(dict.fromkeys(models))
     if target not in models:
         raise ValueError(f"{target!r} is not among the chosen models")
-    meta = release.models.set_index("model")
     acc = group_win_rates(release, models, ("accuracy",))["accuracy"]
     t = acc.get(target, np.nan)
     others = [m for m in models if m != target]
-    paper = meta["paper_cohort"].reindex(others).fillna(False).astype(bool)
+    paper = in_2022_paper(release).reindex(others).fillna(False).astype(bool)
     return {
         "newer": [m for m in others if not paper[m]],
         "stronger": [m for m in others if pd.notna(t) and pd.notna(acc[m]) and acc[m] > t],
@@ -606,9 +606,22 @@ def paper_podium_check(release: Release, models: Iterable[str] | None = None) ->
 
 
 def dirichlet_spread(weights, concentration: float) -> pd.Series:
-    """Standard deviation of each weight under podium_stability's Dirichlet (normalised weights, zero stays zero)."""
+    """Standard deviation of each weight under podium_stability's Dirichlet (normalised weights, zero stays zero).
+    The weights are normalised over the groups given: for a release, pass `release_weights(release, weights)` (or
+    use `typical_weight_move`), since podium_stability perturbs only the groups the release ranks on."""
     w = normalize_weights(_weights_arg(weights))
     return np.sqrt(w * (1 - w) / (float(concentration) + 1.0)).rename("sd")
+
+
+def typical_weight_move(release: Release, weights: WeightItems | Mapping[str, float], concentration: float) -> float:
+    """How far a weight typically moves, relative to itself, when recipe_stability perturbs `weights` on `release`:
+    the median over the weighted groups the release ranks on of sd / weight, sd from `dirichlet_spread` on the
+    release's own weights (on Lite the holistic recipe weighs 2 groups at 1/2 each: ±14% at concentration 50;
+    on classic 7 groups at 1/7: ±34%). 0 when a single group is weighted (nothing moves)."""
+    w = normalize_weights(release_weights(release, weights))
+    w = w[w > 0]
+    sd = dirichlet_spread(w.to_dict(), concentration)[w.index]
+    return float((sd / w).median())
 
 
 def pareto_nondominated(group_wr: pd.DataFrame, groups: Sequence[str] = RECIPE_GROUPS) -> pd.Series:

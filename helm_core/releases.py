@@ -114,6 +114,18 @@ def shared_values(a: Release, b: Release) -> pd.DataFrame:
     return out[cols].reset_index(drop=True)
 
 
+def shared_value_counts(a: Release, b: Release) -> dict[str, int]:
+    """The counts behind `shared_values`, so a sentence never multiplies what it should count: models in both
+    releases (by HELM id), scenarios in both, the possible model × scenario pairs (their product), the pairs with a
+    value in both releases, the models with at least one such pair, and the pairs whose cells average a different
+    number of runs. Classic and Lite: 15 models × 5 scenarios = 75 possible pairs, of which 64 have both values."""
+    v = shared_values(a, b)
+    n_models, n_scen = len(shared_models(a, b)), len(shared_scenarios(a, b))
+    return {"models": n_models, "scenarios": n_scen, "possible": n_models * n_scen, "pairs": int(len(v)),
+            "models_with_pairs": int(v["helm_id"].nunique()) if len(v) else 0,
+            "different_runs": int((v["n_runs_a"] != v["n_runs_b"]).sum()) if len(v) else 0}
+
+
 def best_scores(releases: Mapping[str, Release], scenarios: list[str]) -> pd.DataFrame:
     """Per scenario and release: the best accuracy value (higher is better; all accuracy metrics here are),
     the model(s) reaching it, how many models have a value, and the median. Values HELM flags as strongly

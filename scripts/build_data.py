@@ -347,6 +347,14 @@ def build(src: Path, out: Path) -> list[Path]:
         "win_rates_commit": "c6fc3e16aca4681a4bd085da41320e0673708319",
         "caveat": "Numbers are release v0.4.0 (67 models), not the Nov 2022 paper (v0.1.0, 30 models); "
         "several metrics were recomputed in later releases.",
+        "published_aggregate": {
+            "name": "Mean win rate",
+            "file": "published_win_rates.csv",
+            "groups": sorted(set(published["metric_group"])),
+            "source": f"{WIN_CSV}: the per-tab 'Mean win rate' of HELM classic v0.4.0's groups/core_scenarios.json, "
+                      "full precision, as converted by evaleval/every_eval_ever c6fc3e16aca4681a4bd085da41320e0673708319 "
+                      "(MIT)",
+        },
         "counts": {
             "models": int(models.shape[0]),
             "scenarios": int(scenarios.shape[0]),

@@ -5,7 +5,8 @@ tables, converted by evaleval/every_eval_ever; see that folder's README) and HEL
 Deterministic: the same inputs give byte-identical files.
 
 Each release folder holds results.csv, models.csv, scenarios.csv, metric_groups.csv, design_grid.csv,
-published_win_rates.csv (when HELM's table has a mean win rate) and meta.json, as data/ does for classic.
+published_win_rates.csv (when HELM's table has a "Mean win rate", Lite), published_scores.csv (when it has a
+"Mean score", Capabilities) and meta.json, as data/ does for classic.
 data/releases/model_matches.csv lists the models that appear in several releases, matched by HELM id only.
 
 MMLU v1.13.0 is not built: its 58 columns are subjects of one benchmark (plus "All Subjects"), not scenarios
@@ -26,6 +27,8 @@ from build_data import sha256, write_csv  # one reproducible CSV writer for ever
 MODEL_META = "helm_repo_config/model_metadata.yaml"
 CLASSIC_MODELS = "helm_classic_models_metadata.csv"
 CLASSIC_SCHEMA = "helm_repo_config/schema_classic.yaml"
+# The converter commit the per-tab aggregate columns ("Mean win rate", "Mean score") come from, for both releases.
+AGGREGATE_COMMIT = "c6fc3e16aca4681a4bd085da41320e0673708319"
 TAB_GROUPS = {"Accuracy": "accuracy", "Efficiency": "efficiency", "General information": "general_information"}
 GROUP_ORDER = ["accuracy", "calibration", "robustness", "fairness", "bias", "toxicity", "efficiency",
                "summarization_metrics", "general_information"]
@@ -161,11 +164,24 @@ def release_taxonomy(spec: ReleaseSpec, long: pd.DataFrame, classic_scen: dict[s
     return pd.DataFrame(scen_rows), pd.DataFrame(groups), pd.DataFrame(grid_rows)
 
 
-def release_published(long: pd.DataFrame) -> pd.DataFrame:
-    """HELM's own per-tab 'Mean win rate' (Lite); Capabilities' 'Mean score' is not a win rate and is not kept."""
-    agg = long[(long["scenario"] == "(aggregate)") & (long["metric"] == "Mean win rate") & long["value"].notna()]
-    out = pd.DataFrame({"model": agg["model"], "metric_group": agg["tab"].map(TAB_GROUPS), "win_rate": agg["value"]})
+def _aggregate(long: pd.DataFrame, metric: str, column: str) -> pd.DataFrame:
+    """HELM's per-tab aggregate column `metric` (the `(aggregate)` rows), one row per (model, metric group)."""
+    agg = long[(long["scenario"] == "(aggregate)") & (long["metric"] == metric) & long["value"].notna()]
+    out = pd.DataFrame({"model": agg["model"], "metric_group": agg["tab"].map(TAB_GROUPS), column: agg["value"]})
     return out.sort_values(["model", "metric_group"], kind="mergesort").reset_index(drop=True)
+
+
+def release_published(long: pd.DataFrame) -> pd.DataFrame:
+    """HELM's own per-tab "Mean win rate" (Lite's accuracy and efficiency tabs)."""
+    return _aggregate(long, "Mean win rate", "win_rate")
+
+
+def release_published_scores(long: pd.DataFrame) -> pd.DataFrame:
+    """HELM's own per-tab "Mean score" (Capabilities): summarize.py's compute_aggregate_row_means, the mean of the
+    row's non-empty cells of that tab (accuracy: the five scenario scores, 3 decimals as converted; efficiency:
+    the five observed inference times in seconds, full precision). Not a win rate: HELM Capabilities publishes
+    no win rates."""
+    return _aggregate(long, "Mean score", "score")
 
 
 def build_release(spec: ReleaseSpec, src: Path, out: Path, meta_models: dict, classic_scen: dict) -> list[Path]:
@@ -179,6 +195,9 @@ def build_release(spec: ReleaseSpec, src: Path, out: Path, meta_models: dict, cl
     published = release_published(long)
     if not published.empty:
         files["published_win_rates.csv"] = published
+    scores = release_published_scores(long)
+    if not scores.empty:
+        files["published_scores.csv"] = scores
     written = []
     for name, df in files.items():
         write_csv(df, out / name)
@@ -194,6 +213,14 @@ def build_release(spec: ReleaseSpec, src: Path, out: Path, meta_models: dict, cl
         "helm_url": spec.helm_url,
         "caveat": "A later HELM leaderboard than classic: its own scenarios, prompts and adaptation; its main "
                   "tables report accuracy, efficiency and general information only.",
+        "published_aggregate": {
+            "name": spec.aggregate,
+            "file": "published_win_rates.csv" if not published.empty else "published_scores.csv",
+            "groups": sorted(set((published if not published.empty else scores)["metric_group"])),
+            "source": f"the '(aggregate)' column '{spec.aggregate}' of {spec.release}'s groups/core_scenarios.json "
+                      f"tables, as converted by evaleval/every_eval_ever {AGGREGATE_COMMIT} (MIT): the accuracy "
+                      "tab's rounded to 3 decimals by the converter, the efficiency tab's at HELM's full precision",
+        },
         "counts": {
             "models": int(models.shape[0]),
             "scenarios": int(scenarios.shape[0]),

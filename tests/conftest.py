@@ -53,7 +53,8 @@ KEEP_WARM = frozenset({
 # test (it walks for a fixed time, so its minutes overlap the other worker's work instead of adding to them) and
 # the modules that start their own server. They run on the other worker, with a browser of that worker's own.
 OWN_SERVER_GROUP = "browser-own-server"
-OWN_SERVER_MODULES = {"test_concurrent.py", "test_upload_abuse.py", "test_tables_browser.py", "test_leaderboard_browser.py"}
+OWN_SERVER_MODULES = {"test_concurrent.py", "test_upload_abuse.py", "test_tables_browser.py", "test_leaderboard_browser.py",
+                      "test_escape_browser.py"}
 
 
 # The shared-server browser tests wait on the page more than they compute (about half a core), so they run as two

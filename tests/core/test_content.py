@@ -2,6 +2,7 @@
 required fields, counts against the paper's claims, deep links to registered pages, and clear errors for bad files."""
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -325,3 +326,83 @@ def test_prose_joins_wrapped_lines_into_paragraphs(raw, expected):
     from helm_core.content import prose
 
     assert prose(raw) == expected
+
+
+# ----------------------------------------------------------------------------- claims: source kind and badge
+
+TAG_KIND = {"ABS": "paper", "SEC": "paper", "REPO": "code", "BLOG": "blog"}
+
+
+@pytest.mark.parametrize("claim", [c for c in CLAIMS.values() if c.is_paper_claim], ids=lambda c: c.id)
+def test_every_claim_has_the_source_kind_of_its_first_cited_source(claim):
+    """The audit against HELM_FACTS.md: a claim read in HELM's code or config is "HELM code/config", one read in
+    the CRFM blog is "CRFM blog", one from the abstract or from study notes quoting the paper is "2022 paper"
+    (the source's first tag decides: [ABS]/[SEC-*], [REPO@*], [BLOG-*])."""
+    first = re.search(r"\[(ABS|SEC|REPO|BLOG)", claim.source)
+    assert first, claim.source
+    assert claim.source_kind == TAG_KIND[first.group(1)], (claim.id, claim.source)
+    assert claim.badge_label == f"{claim.source_label} · {claim.confidence}"
+
+
+@pytest.mark.parametrize("claim_id,badge", [
+    ("headline_grid", "2022 paper · verified"), ("grid_98_of_112", "2022 paper · quoted"),
+    ("harms_low_core", "2022 paper · unverified"),
+    # facts from HELM's code or config (were badged "Paper claim")
+    ("coverage_why_not_100", "HELM code/config · verified"), ("ece_definition", "HELM code/config · verified"),
+    ("mc_methods", "HELM code/config · verified"), ("fixed_examples", "HELM code/config · verified"),
+    ("denoised_runtime", "HELM code/config · verified"), ("grid_blanks_summarization", "HELM code/config · verified"),
+    ("grid_blanks_harms", "HELM code/config · verified"),
+    # primary-source facts that were marked unverified (HELM_FACTS.md §5 and §12)
+    ("grid_msmarco_calibration", "HELM code/config · verified"),
+    ("releases_not_same_measurement", "CRFM blog · verified"),
+    # the CRFM blog
+    ("lite_drops_perturbations", "CRFM blog · verified"), ("lite_successor", "CRFM blog · verified"),
+    ("coverage_prior_per_model", "Note on sources"),
+])
+def test_badge_labels(claim_id, badge):
+    assert CLAIMS[claim_id].badge_label == badge
+
+
+def test_the_open_ms_marco_question_stays_in_the_note():
+    c = CLAIMS["grid_msmarco_calibration"]
+    assert "Whether" not in c.statement and "paper's own 98/112 matrix" in c.note
+
+
+def test_a_release_source_names_its_release(tmp_path):
+    p = tmp_path / "claims.toml"
+    p.write_text(CLAIM + 'source_kind = "release"\nrelease = "HELM Lite"\n', encoding="utf-8")
+    c = content.load_claims(p)["x"]
+    assert (c.source_label, c.badge_label) == ("HELM Lite release", "HELM Lite release · verified")
+
+
+CLAIM = '[[claim]]\nid = "x"\nsection = "any"\nstatement = "s"\nsource = "s"\nconfidence = "verified"\n'
+BAD_CLAIMS = [
+    (CLAIM, "missing required field 'source_kind'"),
+    (CLAIM + 'source_kind = "rumour"\n', "source_kind 'rumour'"),
+    (CLAIM + 'source_kind = "release"\n', "needs 'release' naming it"),
+    (CLAIM + 'source_kind = "paper"\nrelease = "HELM Lite"\n', "'release' goes with source_kind 'release' only"),
+    (CLAIM + 'source_kind = "release"\nrelease = 3\n', "'release' must be a string"),
+    (CLAIM + 'kind = "note"\nsource_kind = "paper"\n', "takes no 'source_kind'"),
+]
+
+
+@pytest.mark.parametrize("text,message", BAD_CLAIMS, ids=[m for _, m in BAD_CLAIMS])
+def test_bad_claim_source_kinds_give_a_data_error(tmp_path, text, message):
+    p = tmp_path / "claims.toml"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError, match=re.escape(message)):
+        content.load_claims(p)
+
+
+@pytest.mark.parametrize("extra,kind,badge", [
+    ('source_kind = "paper"\n', "paper", "2022 paper · verified"),
+    ('source_kind = "code"\n', "code", "HELM code/config · verified"),
+    ('source_kind = "blog"\n', "blog", "CRFM blog · verified"),
+    ('source_kind = "computed"\n', "computed", "computed here · verified"),
+    ('kind = "note"\n', "", "Note on sources"),
+])
+def test_minimal_claims_load_with_each_kind(tmp_path, extra, kind, badge):
+    p = tmp_path / "claims.toml"
+    p.write_text(CLAIM + extra, encoding="utf-8")
+    c = content.load_claims(p)["x"]
+    assert (c.source_kind, c.badge_label) == (kind, badge)

@@ -65,7 +65,7 @@ RELEASE_FILES = {
     "lite": ["results.csv", "models.csv", "scenarios.csv", "metric_groups.csv", "design_grid.csv",
              "published_win_rates.csv", "meta.json"],
     "capabilities": ["results.csv", "models.csv", "scenarios.csv", "metric_groups.csv", "design_grid.csv",
-                     "meta.json"],
+                     "published_scores.csv", "meta.json"],
 }
 
 
@@ -103,3 +103,30 @@ def test_later_release_keeps_every_cell_of_the_reference(release, file):
     assert merged["value"].isna().equals(merged["value_ref"].isna())
     both = merged["value"].notna()
     assert (merged.loc[both, "value"] - merged.loc[both, "value_ref"]).abs().max() == 0
+
+
+@pytest.mark.skipif(not SOURCE.exists(), reason="../shared/helm_reference is absent (as on a user's clone)")
+@pytest.mark.parametrize("release,file,aggregate,name,column", [
+    ("lite", "helm_lite_v1.13.0_long.csv", "Mean win rate", "published_win_rates.csv", "win_rate"),
+    ("capabilities", "helm_capabilities_v1.15.0_long.csv", "Mean score", "published_scores.csv", "score"),
+])
+def test_published_aggregate_is_the_reference_aggregate_column(release, file, aggregate, name, column):
+    """HELM's own aggregate column of each later release ("Mean win rate" for Lite, "Mean score" for Capabilities:
+    the `(aggregate)` rows of the reference table) is in data/releases/<release>/<file> value for value, every
+    model of every tab that has one, and meta.json names it and its file."""
+    import json
+
+    import pandas as pd
+
+    ref = pd.read_csv(SOURCE / "releases" / file)
+    ref = ref[(ref["scenario"] == "(aggregate)") & (ref["metric"] == aggregate) & ref["value"].notna()]
+    tabs = {"Accuracy": "accuracy", "Efficiency": "efficiency"}
+    ref = ref.assign(metric_group=ref["tab"].map(tabs))
+    ours = pd.read_csv(ROOT / "data" / "releases" / release / name)
+    assert list(ours.columns) == ["model", "metric_group", column]
+    merged = ref.merge(ours, on=["model", "metric_group"], how="outer", validate="one_to_one", indicator=True)
+    assert (merged["_merge"] == "both").all(), merged[merged["_merge"] != "both"]
+    assert (merged["value"] - merged[column]).abs().max() == 0
+    meta = json.loads((ROOT / "data" / "releases" / release / "meta.json").read_text())
+    assert meta["published_aggregate"]["name"] == aggregate and meta["published_aggregate"]["file"] == name
+    assert meta["outputs_sha256"][name]
