@@ -1,20 +1,21 @@
 """Shared page pieces: header, claim badges, charts with a text alternative and data, onward links."""
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from helm_core import fmt
+from helm_core import escape, fmt
 from helm_core.content import CONFIDENCE_LEVELS, Claim
 
-from . import cache, nav, presenter, state
+from . import cache, nav, palette, presenter, state
 
-BADGE_COLOR = {"verified": "green", "quoted": "blue", "unverified": "orange"}
+# A claim's badge colour names the kind of source it rests on (ui.palette: one meaning per colour); the badge's
+# text names the source and the confidence ("2022 paper · quoted", "HELM code/config · verified").
+SOURCE_BADGE = {"paper": palette.BADGE["claim"], "code": "blue", "blog": "green", "release": "green",
+                "computed": palette.BADGE["data"]}
 
 
 def page_header(url_path: str) -> nav.PageSpec:
@@ -59,11 +60,11 @@ def release_gap(groups: Sequence[str], url_path: str) -> list[str]:
 
 
 def claim(claim_id: str, *, compact: bool = False) -> None:
-    """Show a paper claim as a claim: statement, a badge with its confidence, and its source. A note about the
-    app's own sources (kind = "note") gets a plain "Note on sources" badge: it is not something the paper says."""
+    """Show a claim as a claim: statement, a badge naming its kind of source and its confidence, and its source.
+    A note about the app's own sources (kind = "note") gets a plain "Note on sources" badge."""
     c: Claim = cache.claims()[claim_id]
-    badge = (f":{BADGE_COLOR[c.confidence]}-badge[Paper claim · {c.confidence}]" if c.is_paper_claim
-             else ":gray-badge[Note on sources]")
+    colour = SOURCE_BADGE.get(c.source_kind, "gray") if c.is_paper_claim else palette.BADGE["neutral"]
+    badge = f":{colour}-badge[{escape.markdown(c.badge_label)}]"
     with st.container(border=not compact):
         st.markdown(f"{badge} {c.statement}")
         caption = (f"Source: {c.source}. {c.confidence.capitalize()}: {CONFIDENCE_LEVELS[c.confidence]}."
@@ -104,30 +105,18 @@ def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = Non
     return event
 
 
-# Tables are drawn as one Markdown table (see `table`). Markdown would turn a cell's text into links, images the
-# browser fetches, math, emoji or colour directives; backslash escapes keep it literal (HTML entities do not:
-# Streamlit shows "&#95;" as typed), and "|" is escaped so it cannot split a cell.
-_MD_INLINE = re.compile(r"([\\`*_\[\]<>&~$:!|])")
-_MD_LINE_START = re.compile(r"^(\s*)(?:([#+\-=])(?=\s|$|[#\-=])|(\d+)([.)])(?=\s|$))")
-# Bare URLs and e-mail addresses become links after escapes are resolved; an invisible word joiner stops that.
-_AUTOLINK = re.compile(r"(?i)(\bhttps?|\bwww|@)(?=\\?[:.]|[-\w])")
+# Tables are drawn as one Markdown table (see `table`): every cell through helm_core.escape.table_cell (one rule
+# for text that comes from data, by destination), links only for the project's own URLs.
 HIGHLIGHT = "orange-background"
-
-
-def _escaped(value: object) -> str:
-    s = _MD_INLINE.sub(r"\\\1", " ".join(str(value).splitlines()))
-    # Heading, list and quote markers count only at the start of a cell.
-    return _MD_LINE_START.sub(
-        lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else m.group(3) + "\\" + m.group(4)), s, count=1)
 
 
 def cell(value: object) -> str:
     """A table cell or header shown literally: one line, no markup, no link."""
-    return _AUTOLINK.sub("\\1\u2060", _escaped(value))
+    return escape.table_cell(value)
 
 
 def _link(url: object) -> str:
-    return f"[{_escaped(url)}](<{url}>)" if isinstance(url, str) and url.startswith(("https://", "http://")) \
+    return f"[{escape.markdown(url)}](<{url}>)" if isinstance(url, str) and url.startswith(("https://", "http://")) \
         else cell(url)
 
 
@@ -253,8 +242,10 @@ def download(df: pd.DataFrame, name: str, *, key: str, label: str = "Download CS
 
 
 def text(value: object) -> str:
-    """Escape text that comes from data or a visitor before it goes into markdown."""
-    return html.escape(str(value)).replace("[", "&#91;").replace("]", "&#93;").replace("*", "&#42;").replace("_", "&#95;")
+    """Text that comes from data or a visitor, for Markdown (st.markdown, captions, info boxes, labels): shown
+    literally (helm_core.escape.markdown: backslash escapes, never HTML entities). For a destination that is not
+    Markdown (st.text, a dataframe, alt text) use the text as it is; for plotly text, escape.chart_label."""
+    return escape.markdown(value)
 
 
 def onward(url_path: str) -> None:
