@@ -390,17 +390,22 @@ def test_the_interface_sentence_knows_runs_outside_the_cohort():
     assert calibration.own_comparison_note(comp, ["Pythia (70M)"], "the suite") == ""
 
 
-def test_the_suite_schema_gives_the_direction_not_the_catalogue(tmp_path):
-    """max_prob has no lower_is_better in the suite's schema: no direction, never a best; a metric the app's own
-    catalogue gives a direction follows the suite's schema when the schema lists it."""
+def _without_direction(tmp_path, stat: str):
+    """The 0516 suite (run folders only) whose schema.json lists `stat` without lower_is_better."""
     root = variant(tmp_path, groups=False)
 
     def fn(schema):
         for m in schema["metrics"]:
-            if m["name"] == "inference_runtime":
+            if m["name"] == stat:
                 m.pop("lower_is_better", None)
     edit(root / MY / "schema.json", fn)
-    rel = ho.read_helm_output(root).release
+    return ho.read_helm_output(root).release
+
+
+def test_the_suite_schema_gives_the_direction_not_the_catalogue(tmp_path):
+    """max_prob has no lower_is_better in the suite's schema: no direction, never a best; a metric the suite's
+    schema lists without one has none either."""
+    rel = _without_direction(tmp_path, "inference_runtime")
     r = rel.results
     assert r.loc[r["metric"] == "Max prob", "lower_is_better"].isna().all()
     assert r.loc[r["metric"] == "Observed inference time (s)", "lower_is_better"].isna().all()
@@ -408,16 +413,13 @@ def test_the_suite_schema_gives_the_direction_not_the_catalogue(tmp_path):
     assert not best["metric"].isin(["Max prob", "Observed inference time (s)"]).any()
 
 
-def test_no_direction_no_top_models(tmp_path):
-    root = variant(tmp_path, groups=False)
-    def fn(schema):
-        for m in schema["metrics"]:
-            if m["name"] == "exact_match":
-                m.pop("lower_is_better", None)
-    edit(root / MY / "schema.json", fn)
-    rel = ho.read_helm_output(root).release
+def test_a_main_metric_without_direction_ranks_no_model(tmp_path):
+    """exact_match has a direction in the app's catalogue; the suite's schema, which gives it none, wins."""
+    rel = _without_direction(tmp_path, "exact_match")
     acc = rel.results[(rel.results["metric_group"] == "accuracy") & (rel.results["scenario"] == "bAbI")]
     assert acc["lower_is_better"].isna().all()
     assert limits_evidence.top_models(rel, ["bAbI"]).empty
+    assert not grid.best_values(rel)["metric"].eq("EM").any()
     sp = sensitivity.seed_spread(rel, "bAbI")
     assert len(sp) == 2 and sp["rank_mean"].isna().all() and sp["rank_best"].isna().all()
+    assert sensitivity.rank_flips(rel, "bAbI").empty
