@@ -274,19 +274,19 @@ def check_release_frames(results: pd.DataFrame, models: pd.DataFrame, source: st
     value, min or max breaks its metric's rule becomes blank (value, n_runs, run_min, run_max NaN; note
     LEFT_OUT_NOTE), a parameter count outside PARAMS becomes unknown (NaN). Each is appended to `rejected`.
     Vectorised (one pass per column); returns new frames only when something was left out."""
-    names = results["metric"]
-    low, high = bounds(pd.unique(names), aliases)
-    pos = pd.Index(pd.unique(names)).get_indexer(names)
+    metrics = pd.Index(pd.unique(results["metric"]))
+    low, high = bounds(metrics, aliases)
+    pos = metrics.get_indexer(results["metric"])
     low, high = low[pos], high[pos]
     bad = np.zeros(len(results), dtype=bool)
     for col in ("value", "run_min", "run_max"):
         bad |= out_of_range(results[col].to_numpy(float), low, high)
     if bad.any():
         for r in results[bad].to_dict("records"):
-            col = next(c for c in ("value", "run_min", "run_max")
-                       if out_of_range(np.array([r[c]]), *bounds([r["metric"]], aliases))[0])
-            rejected.append(record(source, r["model"], r["scenario"], r["metric"] + ("" if col == "value" else f" ({col})"),
-                                   r[col], problem(r[col], rule_for(r["metric"], aliases)) or ""))
+            rule = rule_for(r["metric"], aliases)
+            col, why = next((c, problem(r[c], rule)) for c in ("value", "run_min", "run_max") if problem(r[c], rule))
+            rejected.append(record(source, r["model"], r["scenario"],
+                                   r["metric"] + ("" if col == "value" else f" ({col})"), r[col], why))
         results = results.copy()
         results.loc[bad, ["value", "n_runs", "run_min", "run_max"]] = np.nan
         results.loc[bad, "note"] = LEFT_OUT_NOTE

@@ -108,15 +108,16 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
                 continue
             tgroup = _table_group(table)
             cols = []
-            checked = []  # (column index, header text, metric) of every column after the model's
+            checked = []  # (column index, header text, metric, run group) of every column after the model's
             for ci, h in enumerate(header):
                 _expect(h, dict, f"{tw} header cell {ci + 1}", "an object with 'value'")
                 hv = h.get("value")
                 if ci == 0:
                     continue
                 hv = _expect(hv, str, f"{tw} header cell {ci + 1} 'value'", "text")
-                md_metric = h.get("metadata", {}).get("metric") if isinstance(h.get("metadata"), dict) else None
-                checked.append((ci, hv, md_metric if isinstance(md_metric, str) else hv))
+                hmd = h.get("metadata") if isinstance(h.get("metadata"), dict) else {}
+                checked.append((ci, hv, hmd["metric"] if isinstance(hmd.get("metric"), str) else hv,
+                                clean_name(hmd["run_group"]) if isinstance(hmd.get("run_group"), str) else ""))
                 lib = h.get("lower_is_better")
                 if lib is not None:
                     _expect(lib, bool, f"{tw} header cell {ci + 1} 'lower_is_better'", "true, false or null")
@@ -167,14 +168,14 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
                         mid = schema_by_display.get(mname, mname)
                     models[mname] = _model_row(mid, mname, schema)
                 bad = set()
-                for ci, hv, metric in checked:
+                for ci, hv, metric, group in checked:
                     v = row[ci].get("value") if isinstance(row[ci], dict) else None
                     if isinstance(v, (int, float)) and not isinstance(v, bool):
                         why = validity.value_problem(v, metric, aliases)
                         if why:
                             bad.add(ci)
-                            rejected.append(validity.record(f"{rel}: table {title[:60]!r}", mname, "", clean_name(hv),
-                                                            v, why))
+                            rejected.append(validity.record(f"{rel}: table {title[:60]!r}", mname, group,
+                                                            clean_name(hv), v, why))
                 for kind, ci, info in cols:
                     cell = _cell(row[ci], f"{rw} cell {ci + 1}")
                     value = _num(cell.get("value"), f"{rw} column {header[ci].get('value')!r}")
