@@ -574,3 +574,18 @@ def method_sentences(comparison: pd.DataFrame) -> list[str]:
                     f": {best['method']} is {fmt.value(gap)} higher than {worst['method']}")
         out.append(f"{model} on {scenario} ({metric}): " + ", ".join(parts) + tail + ".")
     return out
+
+
+def own_comparison_note(comparison: pd.DataFrame, models: Iterable[str], name: str) -> str:
+    """What to say when the cohort's own interface comparison is empty, from the whole suite's `comparison`
+    (method_comparison, before any cohort filter): "" when some model of `models` has one (show it), else that
+    the suite has one outside the cohort (naming its models, scenarios and methods), else that it has none."""
+    cohort = set(models)
+    if comparison.empty:
+        return f"{name} runs no model on one scenario under two interfaces."
+    if comparison["model"].isin(cohort).any():
+        return ""
+    pairs = [f"{m} on {s} ({', '.join(dict.fromkeys(g['method']))})"
+             for (m, s), g in comparison.groupby(["model", "scenario"], sort=False)]
+    shown = "; ".join(pairs[:3]) + (f"; and {len(pairs) - 3} more" if len(pairs) > 3 else "")
+    return f"{name} runs one model on one scenario under several interfaces, outside the current cohort: {shown}."

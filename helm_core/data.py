@@ -232,6 +232,15 @@ def load_release(path: str | Path | None = None) -> Release:
         if "params" in paper.columns:
             paper["params"] = _to_float(paper, "params", "paper_models.csv")
 
+    # The same check as for a user's HELM output (helm_core.validity): a value HELM could not have produced is
+    # left out and listed (none in the bundled releases: a test keeps it so).
+    from . import validity
+
+    rejected: list[dict] = []
+    res, models = validity.check_release_frames(res, models, f"{root.name}/results.csv, models.csv", rejected)
+    meta["rejected_values"] = validity.frame(rejected)
+    if rejected:
+        meta["notes"] = list(meta.get("notes", [])) + [validity.rejected_sentence(meta["rejected_values"])]
     is_classic_root = root.resolve() == BUNDLED.resolve()
     meta.setdefault("kind", "bundled" if is_classic_root else "folder")
     if is_classic_root:

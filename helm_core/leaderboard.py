@@ -42,12 +42,18 @@ class Table:
 
     file: str  # the groups file it came from ("" for a rebuilt table)
     group: str  # the file's stem: "core_scenarios", "lsat_qa" …
-    title: str  # HELM's title: "Accuracy", "Efficiency", "General information" …
+    # The table's label, never empty and unique within its file: HELM's title ("Accuracy", "task: all" …), or for
+    # a table HELM titled "" (a scenario without arguments) the run group its header cells name ("XSTest"),
+    # else the file's group; "(2)" … after a repeated one. See `table_titles`.
+    title: str
     name: str  # HELM's table name ("accuracy" …; "" when the file has none)
     first: str  # the model column's header ("Model/adapter")
     columns: tuple[Column, ...]
     cells: pd.DataFrame  # CELL_COLUMNS
     rebuilt: bool = False  # True: built from tidy results, not read from HELM's file
+    helm_title: str = ""  # HELM's own title as written ("" when it wrote none)
+    # values HELM could not have produced, left out of `cells` (helm_core.validity.REJECTED_COLUMNS records)
+    rejected: tuple[dict, ...] = ()
 
     @property
     def models(self) -> list[str]:
@@ -117,17 +123,50 @@ def group_of(file: str) -> str:
     return clean_name(PurePosixPath(file).stem, 120)
 
 
+def _header_run_group(header: list) -> str:
+    """The run group a table's header cells name (HELM's metadata.run_group, its short display name), when they
+    all name the same one; "" otherwise."""
+    groups = {clean_name(h["metadata"]["run_group"], 120) for h in header[1:]
+              if isinstance(h, dict) and isinstance(h.get("metadata"), dict)
+              and isinstance(h["metadata"].get("run_group"), str) and h["metadata"]["run_group"].strip()}
+    return groups.pop() if len(groups) == 1 else ""
+
+
+def table_titles(doc: list, group: str) -> list[str]:
+    """A label per table of a groups file, non-empty and unique within the file: HELM's title; for a table HELM
+    titled "" (helm-summarize titles a scenario's table with its arguments, "" when it has none) the run group
+    its header cells name, else the file's group; "(2)", "(3)" … after a repeated label."""
+    seen: set[str] = set()
+    out = []
+    for table in doc:
+        raw = table.get("title") if isinstance(table, dict) else None
+        label = clean_name(raw, 200).strip() if isinstance(raw, str) else ""
+        if not label:
+            header = table.get("header") if isinstance(table, dict) else None
+            label = (_header_run_group(header) if isinstance(header, list) else "") or group or "table"
+        out.append(_unique(label, seen))
+    return out
+
+
 def parse_tables(doc: Any, file: str) -> list[Table]:
-    """The tables of one groups file (a list of {title, header, rows, name?, links?}), in HELM's order.
-    Raises DataError naming the file, table and cell when the shape is not HELM's."""
+    """The tables of one groups file (a list of {title, header, rows, name?, links?}), in HELM's order, each
+    labelled by `table_titles`. A cell value HELM could not have produced (helm_core.validity) is left out (no
+    value) and recorded in the table's `rejected`. Raises DataError naming the file, table and cell when the shape
+    is not HELM's."""
+    from . import validity
+
     _expect(doc, list, file, "a list of tables (HELM groups JSON)")
     group = group_of(file)
+    for ti, table in enumerate(doc):
+        _expect(table, dict, f"{file}: table {ti + 1}", "a table object with 'title', 'header' and 'rows'")
+        if table.get("title") is not None:
+            _expect(table["title"], str, f"{file}: table {ti + 1} 'title'", "text")
+    titles = table_titles(doc, group)
     out = []
     for ti, table in enumerate(doc):
         tw = f"{file}: table {ti + 1}"
-        _expect(table, dict, tw, "a table object with 'title', 'header' and 'rows'")
-        title = table.get("title")
-        title = clean_name(_expect(title, str, f"{tw} 'title'", "text"), 200) if title is not None else f"Table {ti + 1}"
+        title = titles[ti]
+        helm_title = clean_name(table["title"], 200) if isinstance(table.get("title"), str) else ""
         name = table.get("name")
         name = clean_name(name, 120) if isinstance(name, str) else ""
         header = _expect(table.get("header"), list, f"{tw} 'header'", "a list of header cells")
@@ -156,7 +195,7 @@ def parse_tables(doc: Any, file: str) -> list[Table]:
                 metric=clean_name(md.get("metric") or "", 120) if isinstance(md.get("metric"), (str, type(None))) else "",
                 perturbation=clean_name(md.get("perturbation") or "", 60) if isinstance(md.get("perturbation"), (str, type(None))) else "",
             ))
-        recs = []
+        recs, rejected = [], []
         for ri, row in enumerate(rows):
             rw = f"{tw} row {ri + 1}"
             _expect(row, list, rw, "a list of cells")
@@ -168,6 +207,11 @@ def parse_tables(doc: Any, file: str) -> list[Table]:
                 cw = f"{rw} column {col.label!r}"
                 _expect(cell, dict, cw, "a cell object")
                 value, text = _cell_value(cell, cw)
+                why = validity.value_problem(value, col.metric or col.label)
+                if why:
+                    rejected.append(validity.record(f"{file}: table {title!r}", model, col.run_group, col.label,
+                                                    value, why))
+                    value = float("nan")
                 names = cell.get("run_spec_names") or []
                 names = tuple(clean_name(n, 300) for n in _expect(names, list, f"{cw} 'run_spec_names'", "a list")
                               if isinstance(n, str))
@@ -179,7 +223,7 @@ def parse_tables(doc: Any, file: str) -> list[Table]:
         cells = pd.DataFrame(recs, columns=CELL_COLUMNS)
         cells["value"] = cells["value"].astype(float)
         out.append(Table(file=file, group=group, title=title, name=name, first=first, columns=tuple(columns),
-                         cells=cells))
+                         cells=cells, helm_title=helm_title, rejected=tuple(rejected)))
     return out
 
 

@@ -221,7 +221,8 @@ def core_cells(release: Release, model: str, scenario: str,
 
 def top_models(release: Release, scenarios: Sequence[str], models: Iterable[str] | None = None, n: int = 3) -> pd.DataFrame:
     """The best `n` models per scenario on the main accuracy metric (HELM's value), among `models`.
-    Scenarios the release does not hold are skipped. Columns: scenario, rank, model, metric, value."""
+    Scenarios the release does not hold, or whose metric has no direction (nothing is best), are skipped.
+    Columns: scenario, rank, model, metric, value."""
     cols = ["scenario", "rank", "model", "metric", "value"]
     rel = _subset(release, models)
     res = rel.results
@@ -232,7 +233,10 @@ def top_models(release: Release, scenarios: Sequence[str], models: Iterable[str]
         part = acc[acc["scenario"] == s]
         if part.empty:
             continue
-        lower = bool(part["lower_is_better"].fillna(False).iloc[0])
+        direction = part["lower_is_better"].dropna()
+        if direction.empty:
+            continue
+        lower = bool(direction.iloc[0])
         part = part.sort_values(["value", "model"], ascending=[lower, True]).head(max(int(n), 0))
         for i, (_, r) in enumerate(part.iterrows(), start=1):
             rows.append({"scenario": s, "rank": i, "model": r["model"], "metric": r["metric"], "value": float(r["value"])})

@@ -35,9 +35,10 @@ SPREAD_COLUMNS = ["model", "metric", "mean", "min", "max", "range", "n_runs", "n
                   "rank_mean", "rank_best", "rank_worst"]
 
 
-def _lower_is_better(rows: pd.DataFrame) -> bool:
+def _lower_is_better(rows: pd.DataFrame) -> bool | None:
+    """The main metric's direction; None when the release gives it none (then no model ranks best or worst)."""
     v = rows["lower_is_better"].dropna()
-    return bool(v.iloc[0]) if len(v) else False
+    return bool(v.iloc[0]) if len(v) else None
 
 
 def _kind(n_runs: float, trials: float) -> str:
@@ -53,10 +54,36 @@ def _kind(n_runs: float, trials: float) -> str:
 
 
 def _accuracy_and_trials(release: Release) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The main-metric rows with a value, and the seeds per run (model, scenario, value).
+
+    Seeds per run: the '# trials' column where the release has one; for a loaded suite without it, its runs'
+    own num_train_trials (meta "run_trials"). A run that carries its trials inside (per-trial values of the main
+    metric from per_instance_stats.json, meta "trial_values") while its stats.json holds a single value gets its
+    min and max over those trials (n_runs = the trials)."""
     res = release.results
     grp = res["metric_group"]
     acc = res[(grp == "accuracy") & res["value"].notna()]
-    trials = res[(grp == "general_information") & (res["metric"] == TRIALS_METRIC)]
+    trials = res.loc[(grp == "general_information") & (res["metric"] == TRIALS_METRIC), ["model", "scenario", "value"]]
+    meta = release.meta if isinstance(release.meta, dict) else {}
+    runs = meta.get("run_trials")
+    if isinstance(runs, pd.DataFrame) and len(runs):
+        have = set(zip(trials.loc[trials["value"].notna(), "model"], trials.loc[trials["value"].notna(), "scenario"]))
+        own = runs[[(m, s) not in have for m, s in zip(runs["model"], runs["scenario"])]]
+        trials = pd.concat([trials.dropna(subset=["value"]),
+                            own[["model", "scenario"]].assign(value=own["trials"].astype(float))], ignore_index=True)
+    inside = meta.get("trial_values")
+    if isinstance(inside, pd.DataFrame) and len(inside) and len(acc):
+        per = inside.groupby(["model", "scenario"]).agg(lo=("value", "min"), hi=("value", "max"),
+                                                         n=("trial", "nunique"), runs=("run", "nunique"))
+        per = per[(per["runs"] == 1) & (per["n"] > 1)]
+        key = pd.MultiIndex.from_frame(acc[["model", "scenario"]])
+        hit = key.isin(per.index) & ~(acc["n_runs"].to_numpy(float) > 1)
+        if hit.any():
+            acc = acc.copy()
+            got = per.reindex(key[hit])
+            acc.loc[hit, "run_min"] = got["lo"].to_numpy()
+            acc.loc[hit, "run_max"] = got["hi"].to_numpy()
+            acc.loc[hit, "n_runs"] = got["n"].to_numpy(float)
     return acc, trials
 
 
@@ -65,7 +92,8 @@ def _spread(acc: pd.DataFrame, trials: pd.Series) -> pd.DataFrame:
     if acc.empty:
         return pd.DataFrame({c: pd.Series(dtype=object if c in ("model", "metric", "kind") else float)
                              for c in SPREAD_COLUMNS})
-    higher_better = not _lower_is_better(acc)
+    lower = _lower_is_better(acc)
+    higher_better = not lower
     mean = acc["value"].to_numpy(float)
     lo = acc["run_min"].to_numpy(float)
     hi = acc["run_max"].to_numpy(float)
@@ -102,6 +130,9 @@ def _spread(acc: pd.DataFrame, trials: pd.Series) -> pd.DataFrame:
     seedlike = np.isin(kinds, ["seeds", "single"])
     out["rank_best"] = np.where(seedlike, rb, np.nan)
     out["rank_worst"] = np.where(seedlike, rw, np.nan)
+    if lower is None:  # the metric has no direction: nothing ranks best or worst
+        out[["rank_mean", "rank_best", "rank_worst"]] = np.nan
+        return out.sort_values(["mean", "model"], ascending=[False, True]).reset_index(drop=True)[SPREAD_COLUMNS]
     return out.sort_values(["rank_mean", "model"]).reset_index(drop=True)[SPREAD_COLUMNS]
 
 
@@ -158,6 +189,8 @@ def rank_flips(release: Release, scenario: str, models: Iterable[str] | None = N
         return pd.DataFrame({c: pd.Series(dtype=object if c == "model" else float) for c in FLIP_COLUMNS})
     rel = select_models(release, models) if models is not None else release
     acc = rel.results[(rel.results["metric_group"] == "accuracy") & (rel.results["scenario"] == scenario)]
+    if _lower_is_better(acc) is None:  # no direction: no best or worst seed to report
+        return pd.DataFrame({c: pd.Series(dtype=object if c == "model" else float) for c in FLIP_COLUMNS})
     higher_better = not _lower_is_better(acc)
     best = sp["max"] if higher_better else sp["min"]
     worst = sp["min"] if higher_better else sp["max"]

@@ -64,6 +64,14 @@ Probabilities (`load_instances`, column `prob`), exactly:
 `correct` is HELM's per-instance `exact_match` (as its calibration uses), or, without per-instance
 stats, whether the (mapped) prediction, or the chosen option, is a correct reference (whitespace stripped).
 
+Values HELM could not have produced (an `Infinity`, an EM of 1e308 or -3.5, a negative runtime or parameter
+count, a confidence outside [0, 1]) are checked by `helm_core.validity` where they are read: each is left out
+(no value) and recorded in `release.meta["rejected_values"]` (source, model, scenario, metric, value, reason),
+with a note. Two run folders of one run name: one is kept (the groups tables' suite first, else folder order)
+and the others named in the notes and `meta["duplicates"]`; an archive member stored twice is refused.
+A run's own seeds: `meta["run_trials"]` (num_train_trials per model and scenario) and, when its instance files
+are read at load, `meta["trial_values"]` (the main metric per train trial, from per_instance_stats.json).
+
 Every problem a person can fix raises `helm_core.data.DataError` naming the file and the problem.
 Archives are read in memory (no temporary files): every member path is checked (no absolute paths, no
 "..", no links) and the declared sizes and file count are checked against the limits before anything is

@@ -185,7 +185,11 @@ class _ZipSource(Source):
             if not rel or not _wanted(rel):
                 continue
             _check_json_size(rel, info.file_size)  # every file the loader reads is JSON: refuse before unpacking
-            members.setdefault(rel, info)
+            if rel in members:  # which copy is the real one cannot be known: refused, by name
+                raise DataError(f"{label}: member {rel[:200]!r} is stored twice in the archive (as "
+                                f"{members[rel].filename[:120]!r} and {info.filename[:120]!r}); only one copy can be "
+                                "read, so re-create the archive with one")
+            members[rel] = info
         super().__init__(label, {r: int(i.file_size) for r, i in members.items()}, hashlib.sha256(data).hexdigest())
         self._zf = zf
         self._members = members

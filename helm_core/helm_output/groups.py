@@ -11,7 +11,7 @@ from .archive import NOT_TABLES, RUN_FILES, Source
 from .fields import _expect, _num, clean_name
 from .schema import (ACCURACY_DISPLAYS, CONTAMINATION_NOTES, DISPLAY_GROUP, KNOWN_GROUPS, METRICS,
                      PERTURBATION_GROUPS, _Schema, _core_by_name, _model_row, _reference, core_scenarios,
-                     schema_column_groups)
+                     schema_aliases, schema_column_groups)
 
 _CELL_STATS = re.compile(r"min=(\S+?), mean=(\S+?), max=(\S+?), sum=(\S+?) \((\d+)\)")
 
@@ -67,7 +67,16 @@ def _table_group(table: dict) -> str | None:
     return None
 
 
-def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes: list[str]):
+def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes: list[str],
+                         rejected: list[dict] | None = None):
+    """(results rows, models, scenario rows, design rows, published win rates) from the groups tables. Every
+    numeric cell is checked (helm_core.validity): one HELM could not have written is left out and recorded in
+    `rejected`."""
+    from ..leaderboard import group_of, table_titles
+    from .. import validity
+
+    rejected = [] if rejected is None else rejected
+    aliases = schema_aliases(schema)
     core = _core_by_name()
     ref_models = _reference().models.set_index("model", drop=False)
     schema_by_display = {str(v.get("display_name")): k for k, v in schema.models.items() if v.get("display_name")}
@@ -85,12 +94,13 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
         if not doc:
             raise DataError(f"{rel}: the list of tables is empty")
         for ti, table in enumerate(doc):
-            tw = f"{rel}: table {ti + 1}"
-            _expect(table, dict, tw, "a table object with 'header' and 'rows'")
-            title = table.get("title")
-            if title is not None:
-                _expect(title, str, f"{tw} 'title'", "text")
-                tw = f"{rel}: table {title[:60]!r}"
+            _expect(table, dict, f"{rel}: table {ti + 1}", "a table object with 'header' and 'rows'")
+            if table.get("title") is not None:
+                _expect(table["title"], str, f"{rel}: table {ti + 1} 'title'", "text")
+        labels = table_titles(doc, group_of(rel))
+        for ti, table in enumerate(doc):
+            title = labels[ti]  # HELM's title, or for "" the run group its header names (leaderboard.table_titles)
+            tw = f"{rel}: table {title[:60]!r}"
             header = _expect(table.get("header"), list, f"{tw} 'header'", "a list of header cells")
             trows = _expect(table.get("rows"), list, f"{tw} 'rows'", "a list of rows")
             tname = table.get("name")
@@ -98,12 +108,16 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
                 continue
             tgroup = _table_group(table)
             cols = []
+            checked = []  # (column index, header text, metric, run group) of every column after the model's
             for ci, h in enumerate(header):
                 _expect(h, dict, f"{tw} header cell {ci + 1}", "an object with 'value'")
                 hv = h.get("value")
                 if ci == 0:
                     continue
                 hv = _expect(hv, str, f"{tw} header cell {ci + 1} 'value'", "text")
+                hmd = h.get("metadata") if isinstance(h.get("metadata"), dict) else {}
+                checked.append((ci, hv, hmd["metric"] if isinstance(hmd.get("metric"), str) else hv,
+                                clean_name(hmd["run_group"]) if isinstance(hmd.get("run_group"), str) else ""))
                 lib = h.get("lower_is_better")
                 if lib is not None:
                     _expect(lib, bool, f"{tw} header cell {ci + 1} 'lower_is_better'", "true, false or null")
@@ -118,7 +132,7 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
                 if metric is None or rg is None:
                     if " - " in hv:
                         rg, metric = hv.split(" - ", 1)
-                    elif isinstance(title, str) and tgroup is None:
+                    elif tgroup is None:
                         rg, metric = title, hv
                     else:
                         skipped.setdefault(hv, None)
@@ -153,9 +167,20 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
                     else:
                         mid = schema_by_display.get(mname, mname)
                     models[mname] = _model_row(mid, mname, schema)
+                bad = set()
+                for ci, hv, metric, group in checked:
+                    v = row[ci].get("value") if isinstance(row[ci], dict) else None
+                    if isinstance(v, (int, float)) and not isinstance(v, bool):
+                        why = validity.value_problem(v, metric, aliases)
+                        if why:
+                            bad.add(ci)
+                            rejected.append(validity.record(f"{rel}: table {title[:60]!r}", mname, group,
+                                                            clean_name(hv), v, why))
                 for kind, ci, info in cols:
                     cell = _cell(row[ci], f"{rw} cell {ci + 1}")
                     value = _num(cell.get("value"), f"{rw} column {header[ci].get('value')!r}")
+                    if ci in bad:
+                        value = float("nan")
                     if kind == "win_rate":
                         if tgroup and (mname, tgroup) not in published and not math.isnan(value):
                             published[(mname, tgroup)] = {"model": mname, "metric_group": tgroup, "win_rate": value}
@@ -174,6 +199,8 @@ def _results_from_tables(tree: Source, paths: list[str], schema: _Schema, notes:
                         n_runs, lo, hi = float("nan"), value, value
                     level = cell.get("contamination_level")
                     note = CONTAMINATION_NOTES.get(level, "") if isinstance(level, str) else ""
+                    if ci in bad:
+                        note = validity.LEFT_OUT_NOTE
                     key = (mname, rg, mg, shown)
                     if key in rows:
                         continue

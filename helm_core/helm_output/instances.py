@@ -9,6 +9,7 @@ from typing import Any, Callable, Mapping
 
 import pandas as pd
 
+from .. import validity
 from ..data import DataError
 from .archive import DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, _parse_json, open_path
 from .fields import _expect, _num, _opt_str, _tname
@@ -19,9 +20,10 @@ INSTANCE_COLUMNS = ["instance_id", "train_trial_index", "perturbation", "split",
                     "choice_source", "annotations"]
 
 
-def _stat_means(obj: Any, where: str, into: dict) -> bool:
+def _stat_means(obj: Any, where: str, into: dict, rejected: list | None = None) -> bool:
     """Per-instance stats, the light way (there can be hundreds of thousands): name -> mean into `into`.
-    Checks the fields it reads. Returns whether a `logprob` stat is below 0 (real log-probabilities)."""
+    Checks the fields it reads; a mean HELM could not have produced (helm_core.validity) is left out and recorded
+    in `rejected`. Returns whether a `logprob` stat is below 0 (real log-probabilities)."""
     _expect(obj, list, where, "a list of stats")
     negative = False
     for i, item in enumerate(obj):
@@ -37,6 +39,11 @@ def _stat_means(obj: Any, where: str, into: dict) -> bool:
                 raise DataError(f"{where}: stat {i + 1}.{key}: expected a number, found {_tname(v)}")
         if mean is None:
             mean = total / count if count else float("nan")
+        why = validity.value_problem(mean, name)
+        if why:
+            if rejected is not None:
+                rejected.append(validity.record(where, "", "", name, mean, why))
+            continue
         into.setdefault(name, float(mean))
         if name == "logprob" and (total or 0) < 0:
             negative = True
@@ -86,7 +93,13 @@ def load_instances(run_folder: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES
     return _instances_from(lambda n: tree.read(n) if tree.has(n) else None, root.name)
 
 
-def _instances_from(get: Callable[[str], bytes | None], label: str) -> pd.DataFrame:
+def _instances_from(get: Callable[[str], bytes | None], label: str, trials: dict | None = None) -> pd.DataFrame:
+    """The instances of a run read through `get` (see `load_instances`). Values HELM could not have produced (a
+    per-instance stat, a probability outside [0, 1]) are left out (helm_core.validity) and listed in
+    `df.attrs["rejected_values"]` (only when there are any). `trials`, when given, receives per train trial and
+    stat the mean over the original instances of per_instance_stats.json ((trial, stat) -> (mean, n))."""
+    rejected: list[dict] = []
+
     def load(name: str) -> Any:
         raw = get(name)
         return None if raw is None else _parse_json(raw, f"{label}/{name}")
@@ -108,8 +121,19 @@ def _instances_from(get: Callable[[str], bytes | None], label: str) -> pd.DataFr
             iid = _expect(item.get("instance_id"), str, f"{iw} 'instance_id'", "text")
             trial = _trial(item.get("train_trial_index"), iw)
             d = stats_by_key.setdefault((iid, trial, _pert_key(item.get("perturbation"))), {})
-            if _stat_means(item.get("stats"), f"{iw} 'stats'", d):
+            if _stat_means(item.get("stats"), f"{iw} 'stats'", d, rejected):
                 any_logprob_stat = True
+        if trials is not None:
+            sums: dict[tuple[int, str], list] = {}
+            for (_, trial, pk), d in stats_by_key.items():
+                if pk:
+                    continue
+                for name, v in d.items():
+                    if v == v:  # not NaN
+                        acc = sums.setdefault((trial, name), [0.0, 0])
+                        acc[0] += v
+                        acc[1] += 1
+            trials.update({k: (tot / n, n) for k, (tot, n) in sums.items()})
     state = load("scenario_state.json")
     if state is not None:
         rows = _rows_from_state(state, f"{label}/scenario_state.json", method, stats_by_key, any_logprob_stat)
@@ -119,12 +143,23 @@ def _instances_from(get: Callable[[str], bytes | None], label: str) -> pd.DataFr
             raise DataError(f"{label}: no per-instance files (scenario_state.json, or display_predictions.json "
                             "with display_requests.json and instances.json)")
         rows = _rows_from_display(preds, load("display_requests.json"), load("instances.json"), label, method,
-                                  stats_by_key, any_logprob_stat)
+                                  stats_by_key, any_logprob_stat, rejected)
     df = pd.DataFrame(rows, columns=INSTANCE_COLUMNS)
     df["choice_source"] = df["choice_source"].fillna("").astype(str)
     for c in ("correct", "prob", "prob_normalised", "logprob", "reference_index"):
         df[c] = pd.to_numeric(df[c], errors="coerce").astype(float)
     df["train_trial_index"] = df["train_trial_index"].astype("int64")
+    for c in ("prob", "prob_normalised"):  # a probability: [0, 1]; exp(a positive log-probability) is not one
+        bad = validity.out_of_range(df[c].to_numpy(), validity.SHARE.low, validity.SHARE.high)
+        for iid, v in zip(df.loc[bad, "instance_id"], df.loc[bad, c]):
+            rejected.append(validity.record(f"{label} instance {iid}", "", "", c, v,
+                                            validity.problem(v, validity.SHARE) or ""))
+        if bad.any():
+            df.loc[bad, c] = float("nan")
+            if c == "prob":
+                df.loc[bad, "prob_source"] = ""
+    if rejected:
+        df.attrs["rejected_values"] = rejected
     return df
 
 
@@ -379,7 +414,7 @@ def _joint_prob(top: tuple, mapping: dict) -> tuple[float, float]:
 
 
 def _rows_from_display(preds: Any, requests: Any, instances: Any, label: str, method: str, stats_by_key: dict,
-                       any_logprob_stat: bool) -> list[dict]:
+                       any_logprob_stat: bool, rejected: list | None = None) -> list[dict]:
     pw = f"{label}/display_predictions.json"
     _expect(preds, list, pw, "a list of predictions")
     prompts: dict[tuple, str] = {}
@@ -414,7 +449,13 @@ def _rows_from_display(preds: Any, requests: Any, instances: Any, label: str, me
         _expect(dstats, dict, f"{w} 'stats'", "an object (metric -> value)")
         stats = dict(stats_by_key.get((iid, trial, pk), {}))
         for k, v in dstats.items():
-            stats.setdefault(str(k), _num(v, f"{w} stats '{k}'"))
+            v = _num(v, f"{w} stats '{k}'")
+            why = validity.value_problem(v, str(k))
+            if why:
+                if rejected is not None:
+                    rejected.append(validity.record(f"{w} stats", "", "", str(k), v, why))
+                continue
+            stats.setdefault(str(k), v)
         inst = insts.get((iid, pk), {})
         inp = inst.get("input") if isinstance(inst.get("input"), dict) else {}
         refs = _references(inst, f"{label}/instances.json id {iid!r}", None) if inst else []
@@ -463,8 +504,12 @@ def instance_confidences(instances: pd.DataFrame, *, perturbation: str | None = 
     df = df[df[col].notna() & df["correct"].notna()]
     # multiple_choice_separate runs hold one request state per reference: one row per instance and seed.
     df = df.drop_duplicates(["instance_id", "train_trial_index", "perturbation"])
-    out = pd.DataFrame({"prob": df[col].astype(float).clip(0.0, 1.0).to_numpy(),
-                        "correct": df["correct"].astype("int64").to_numpy()})
+    # A probability outside [0, 1] is not one: left out and counted, never clipped into range.
+    prob = df[col].astype(float).to_numpy()
+    bad = validity.out_of_range(prob, 0.0, 1.0)
+    out = pd.DataFrame({"prob": prob[~bad], "correct": df["correct"].astype("int64").to_numpy()[~bad]})
+    if bad.any():
+        out.attrs["left_out"] = int(bad.sum())
     return out
 
 

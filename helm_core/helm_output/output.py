@@ -8,13 +8,14 @@ from typing import Callable, Mapping
 
 import pandas as pd
 
+from .. import validity
 from ..data import (ACCESS_LEVELS, CORE_GROUPS, DESIGN_COLUMNS, DataError, PUBLISHED_COLUMNS, RESULT_COLUMNS, Release,
                     SCENARIO_COLUMNS, Taxonomy)
 from .archive import (DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_RUNS, DEFAULT_MAX_UPLOAD_BYTES, RUN_FILES,
                       REQUIRED_RUN_FILES, Source, _check_json_size, _mb, open_bytes, open_path, open_zip)
 from .fields import clean_name
-from .schema import (KNOWN_GROUPS, METRICS, _core_by_run_group, _model_display, _model_row, _models_frame,
-                     _parse_schema, _reference, core_scenarios)
+from .schema import (KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, _core_by_run_group, _model_display, _model_row, _models_frame,
+                     _parse_schema, _reference, core_scenarios, schema_aliases)
 from .runs import (_Run, _parse_run, _results_from_runs, _run_folders, _run_reader, _runs_frames, _scenario_for_group,
                    relevant_stats, run_confidences)
 from .groups import _results_from_tables, _table_files
@@ -168,6 +169,8 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
         runs.append(_parse_run(tree, f, relevant, names))
         if progress is not None and (i + 1 == total or (i + 1) % 25 == 0):
             progress(i + 1, total)
+    duplicates: list[dict] = []
+    runs = _unique_runs(runs, tables, notes, duplicates)
 
     # Scenario of each run: its core groups, else its first group.
     core_rg = _core_by_run_group()
@@ -180,13 +183,25 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
         group_runs.setdefault(run_groups[r.folder], []).append(r)
     specs = {g: _scenario_for_group(g, schema, rs, notes) for g, rs in group_runs.items()}
 
+    # The runs and stats tables first: every stat is checked there (helm_core.validity), and a stat HELM could
+    # not have written is left out of the results too.
+    inst_bytes = sum(size for rel, size in tree.sizes.items() if rel.rpartition("/")[2] in INSTANCE_FILES)
+    if eager_instance_bytes is None:  # read at call time, so an operator (or a test) can change it
+        eager_instance_bytes = EAGER_INSTANCE_BYTES
+    eager = inst_bytes <= eager_instance_bytes
+    run_df, stat_df, files, confidences, rejected, trial_df = _runs_frames(tree, runs, run_groups, specs, schema,
+                                                                          notes, eager)
+    _drop_rejected_stats(runs, rejected, schema)
+
     if tables:
-        parts = _results_from_tables(tree, tables, schema, notes)
+        parts = _results_from_tables(tree, tables, schema, notes, rejected)
         if runs:
             notes.append("Results come from the leaderboard tables (groups/*.json); the run folders feed the "
                          "instance browser.")
     else:
         parts = _results_from_runs(runs, run_groups, specs, schema, notes)
+    for r in runs:
+        r.stats = []  # the results are built
 
     results, models, scen_rows, design_rows, published = parts
     # Models of runs not in the tables still get a row (their runs can be browsed), with blank cells.
@@ -198,15 +213,8 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
             known.add(disp)
     results = _complete(results, [m["model"] for m in models])
     release = _release(results, models, scen_rows, design_rows, published, tree, source, notes,
-                       "runs" if not tables else "groups")
+                       "runs" if not tables else "groups", rejected, schema_aliases(schema))
 
-    for r in runs:
-        r.stats = []  # the results are built: only the stats table needs the runs' stats now
-    inst_bytes = sum(size for rel, size in tree.sizes.items() if rel.rpartition("/")[2] in INSTANCE_FILES)
-    if eager_instance_bytes is None:  # read at call time, so an operator (or a test) can change it
-        eager_instance_bytes = EAGER_INSTANCE_BYTES
-    eager = inst_bytes <= eager_instance_bytes
-    run_df, stat_df, files, confidences = _runs_frames(tree, runs, run_groups, specs, schema, notes, eager)
     meta = dict(release.meta)
     if not eager:
         meta["notes"] = list(meta.get("notes", [])) + [
@@ -218,10 +226,62 @@ def _build(tree: Source, source: str, max_runs: int = DEFAULT_MAX_RUNS, eager_in
     meta["counts"] = {**meta.get("counts", {}), "runs": int(len(run_df)),
                       "instances": int(run_df["n_instances"].sum()) if len(run_df) else 0}
     meta["instance_confidences"] = confidences
+    meta["duplicates"] = duplicates
+    meta["run_trials"] = _run_trials(run_df)
+    meta["trial_values"] = trial_df
     release = Release(results=release.results, models=release.models, taxonomy=release.taxonomy, meta=meta,
                       published_win_rates=release.published_win_rates, paper_models=release.paper_models)
     return HelmOutput(release=release, runs=run_df, run_stats=stat_df, digest=tree.digest, source=tree, files=files,
                       table_files=tuple(tables))
+
+
+def _unique_runs(runs: list[_Run], tables: list[str], notes: list[str], duplicates: list[dict]) -> list[_Run]:
+    """One run per run name. Two folders holding the same run (a copied folder, or the same run in two suites of
+    a benchmark_output/) would both feed a cell and both open from it; the one kept is in the suite of the groups
+    tables when there are any, else the first in folder order; the others are left out and named in `notes` and
+    `duplicates` ({kind, name, kept, left_out})."""
+    by_name: dict[str, list[_Run]] = {}
+    for r in runs:
+        by_name.setdefault(r.name, []).append(r)
+    if all(len(rs) == 1 for rs in by_name.values()):
+        return runs
+    table_suites = {t.rpartition("groups/")[0].rstrip("/") for t in tables if "groups/" in t}
+    drop: set[int] = set()
+    for name, rs in by_name.items():
+        if len(rs) < 2:
+            continue
+        ordered = sorted(rs, key=lambda r: (r.folder.rpartition("/")[0] not in table_suites, r.folder))
+        kept, rest = ordered[0], ordered[1:]
+        drop.update(id(r) for r in rest)
+        duplicates.append({"kind": "run", "name": clean_name(name, 300), "kept": clean_name(kept.folder, 300),
+                           "left_out": [clean_name(r.folder, 300) for r in rest]})
+        notes.append(f"Run {clean_name(name, 200)!r} is in {len(rs)} run folders ("
+                     + ", ".join(clean_name(r.folder, 200) for r in ordered) + f"): {clean_name(kept.folder, 200)} is "
+                     f"used, the other{'s' if len(rest) > 1 else ''} left out, so no cell counts the run twice.")
+    return [r for r in runs if id(r) not in drop]
+
+
+def _drop_rejected_stats(runs: list[_Run], rejected: list[dict], schema) -> None:
+    """The results' stats of the runs whose stats.json had a stat HELM could not have written, without it."""
+    folders = {rec["source"][: -len("/stats.json")] for rec in rejected if rec["source"].endswith("/stats.json")}
+    if not folders:
+        return
+    aliases = schema_aliases(schema)
+    for r in runs:
+        if r.folder in folders:
+            r.stats = [s for s in r.stats if validity.stat_problem(s.name, s._asdict(), aliases) is None]
+
+
+def _run_trials(run_df: pd.DataFrame) -> pd.DataFrame:
+    """Per (model, scenario): how many run folders, and the train trials (seeds) each ran, from run_spec.json's
+    adapter (num_train_trials; the largest when the runs differ)."""
+    per: dict[tuple[str, str], list] = {}
+    for m, s, t in zip(run_df["model"], run_df["scenario"], run_df["num_train_trials"].astype(float)):
+        acc = per.setdefault((m, s), [0, float("nan")])
+        acc[0] += 1
+        acc[1] = t if acc[1] != acc[1] or t > acc[1] else acc[1]
+    return pd.DataFrame([(m, s, n, t) for (m, s), (n, t) in per.items()],
+                        columns=["model", "scenario", "runs", "trials"])
 
 
 def _metric_descriptions(schema, shown: set[str]) -> dict[str, str]:
@@ -260,8 +320,10 @@ def _complete(rows: list[dict], model_names: list[str]) -> list[dict]:
 
 
 def _release(results: list[dict], models: list[dict], scen_rows: list[dict], design_rows: list[dict],
-             published: list[dict], tree: Source, source: str, notes: list[str], kind: str) -> Release:
+             published: list[dict], tree: Source, source: str, notes: list[str], kind: str,
+             rejected: list[dict] | None = None, aliases: dict | None = None) -> Release:
     ref = _reference()
+    rejected = [] if rejected is None else rejected
     res = pd.DataFrame(results, columns=RESULT_COLUMNS)
     for c in ("value", "n_runs", "run_min", "run_max"):
         res[c] = pd.to_numeric(res[c], errors="coerce").astype(float)
@@ -270,6 +332,7 @@ def _release(results: list[dict], models: list[dict], scen_rows: list[dict], des
     for c in ("model", "scenario", "metric_group", "metric"):
         res[c] = res[c].astype(str)
     mdf = _models_frame(models)
+    res, mdf = validity.check_release_frames(res, mdf, tree.label, rejected, aliases)
     scen = pd.DataFrame(scen_rows)
     for c in SCENARIO_COLUMNS:
         if c not in scen.columns:
@@ -283,8 +346,11 @@ def _release(results: list[dict], models: list[dict], scen_rows: list[dict], des
     _validate(res, mdf, scen, groups)
     label = clean_name(tree.label, 80)
     name = f"Your HELM output ({label})"
+    rej = validity.frame(rejected)
+    if len(rej):
+        notes = list(notes) + [validity.rejected_sentence(rej)]
     meta = {"kind": "uploaded", "release": name, "release_short": label, "source": clean_name(source, 200),
-            "loaded_from": kind, "digest": tree.digest, "notes": list(dict.fromkeys(notes)),
+            "loaded_from": kind, "digest": tree.digest, "notes": list(dict.fromkeys(notes)), "rejected_values": rej,
             "counts": {"models": int(len(mdf)), "scenarios": int(len(scen)), "result_rows": int(len(res)),
                        "result_values": int(res["value"].notna().sum())}}
     return Release(results=res.reset_index(drop=True), models=mdf, taxonomy=Taxonomy(
@@ -383,6 +449,12 @@ def summary(output: HelmOutput) -> dict:
 
 
 HEADLINE = (("accuracy", ""), ("robustness", "robustness"), ("fairness", "fairness"))
+# (label, stat, perturbation) of the headline stats after the main metric
+HEADLINE_STATS = (("ECE (10-bin)", "ece_10_bin", ""), ("Max prob", "max_prob", ""), ("# eval", "num_instances", ""),
+                  ("# train", "num_train_instances", ""), ("truncated", "prompt_truncated", ""),
+                  ("# prompt tokens", "num_prompt_tokens", ""), ("# output tokens", "num_output_tokens", ""),
+                  ("Observed inference time (s)", "inference_runtime", ""),
+                  ("Denoised inference time (s)", "inference_denoised_runtime", ""))
 
 
 def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
@@ -403,19 +475,25 @@ def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
     main = str(srow["main_metric"].iloc[0]) if not srow.empty else ""
     split = str(srow["main_split"].iloc[0]) if not srow.empty else ""
     rs = output.run_stats[output.run_stats["run"] == run]
-    if split and not (rs["split"] == split).any():
-        split = "test" if (rs["split"] == "test").any() else (rs["split"].iloc[0] if len(rs) else split)
+    if not main:  # no schema.json entry (or a table names the scenario otherwise): HELM's usual main metrics
+        present = set(rs.loc[rs["perturbation"] == "", "name"].astype(str))
+        main = next((m for m in MAIN_METRIC_GUESSES if m in present), "")
+    if not split or not (rs["split"] == split).any():
+        # The split holding most of the headline stats (test before valid before the others, on a tie).
+        names = {n for _, n, _ in HEADLINE_STATS} | {main}
+        plain = rs[(rs["sub_split"] == "") & (rs["perturbation"] == "") & rs["name"].isin(names)]
+        counts = plain.groupby(plain["split"].astype(str), observed=True).size()
+        if len(counts):
+            order = {"test": 0, "valid": 1}
+            split = min(counts.index, key=lambda sp: (-int(counts[sp]), order.get(sp, 2), sp))
     wanted = []
     if main:
-        shown = str(srow["main_metric_display"].iloc[0]) if "main_metric_display" in srow.columns else ""
+        shown = str(srow["main_metric_display"].iloc[0]) if "main_metric_display" in srow.columns and len(srow) else ""
         disp = METRICS[main][0] if main in METRICS else (shown or main)
         wanted.append((disp, main, ""))
         if perturbed:
             wanted += [(f"{disp} (Robustness)", main, "robustness"), (f"{disp} (Fairness)", main, "fairness")]
-    wanted += [("ECE (10-bin)", "ece_10_bin", ""), ("Max prob", "max_prob", ""), ("# eval", "num_instances", ""), ("# train", "num_train_instances", ""),
-               ("truncated", "prompt_truncated", ""), ("# prompt tokens", "num_prompt_tokens", ""),
-               ("# output tokens", "num_output_tokens", ""), ("Observed inference time (s)", "inference_runtime", ""),
-               ("Denoised inference time (s)", "inference_denoised_runtime", "")]
+    wanted += list(HEADLINE_STATS)
     out = []
     for label, name, pert in wanted:
         sel = rs[(rs["name"] == name) & (rs["split"] == split) & (rs["sub_split"] == "") & (rs["perturbation"] == pert)]

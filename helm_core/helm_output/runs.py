@@ -10,19 +10,22 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
+from .. import validity
 from ..data import DataError
 from .archive import REQUIRED_RUN_FILES, RUN_FILES, RUN_MARKERS, Source, _parse_json
 from .fields import _expect, _num, _opt_str, clean_name
 from .stats import STAT_TEXT, _Stat, _match, _merge, _stat_columns, _stats_from_columns
 from .schema import (KNOWN_GROUPS, MAIN_METRIC_GUESSES, METRICS, PERTURBATION_GROUPS, _Schema,
                      _core_by_run_group, _metric_display, _metric_lower, _model_display, _model_row, _reference,
-                     core_scenarios, group_stats)
+                     core_scenarios, group_stats, schema_aliases)
 from .instances import _instances_from, _pert_name, _trial, instance_confidences
 
 RUN_COLUMNS = ["run", "run_name", "folder", "suite", "model", "model_id", "scenario", "run_group", "method",
                "num_train_trials", "n_instances", "n_predictions", "seeds", "perturbations", "has_instances",
                "instance_files", "adapter_spec"]
 STAT_COLUMNS = ["run", "name", "split", "sub_split", "perturbation", "count", "mean", "min", "max", "stddev"]
+# The main metric per train trial of a run that carries its trials inside (per_instance_stats.json).
+TRIAL_COLUMNS = ["model", "scenario", "run", "trial", "value"]
 # ----------------------------------------------------------------------------- runs
 
 
@@ -167,10 +170,10 @@ def _group_metrics(spec: _ScenarioSpec, group: str, schema: _Schema) -> list[tup
         if not spec.main_metric:
             return []
         disp = _metric_display(spec.main_metric, schema)
-        lower = _metric_lower(spec.main_metric, schema)
+        lower = _metric_lower(spec.main_metric, schema)  # None: the schema gives none, so nothing ranks on it
         if group == "accuracy":
-            return [(spec.main_metric, "", disp, lower if lower is not None else False)]
-        return [(spec.main_metric, group, f"{disp} ({PERTURBATION_GROUPS[group]})", lower if lower is not None else False)]
+            return [(spec.main_metric, "", disp, lower)]
+        return [(spec.main_metric, group, f"{disp} ({PERTURBATION_GROUPS[group]})", lower)]
     return [(s, "", _metric_display(s, schema), _metric_lower(s, schema)) for s in group_stats(schema, group)]
 
 
@@ -261,19 +264,18 @@ def _run_reader(tree: Source, folder: str, present: Iterable[str]):
 
 def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], specs: dict[str, _ScenarioSpec],
                  schema: _Schema, notes: list[str], eager: bool):
-    """(runs table, stats table, run key -> (folder, files present), per-instance confidences). With `eager`
-    the instance files are read now (exact counts, confidences for the calibration page); otherwise the counts
-    come from stats.json and no instance file is read."""
+    """(runs table, stats table, run key -> (folder, files present), per-instance confidences, values left out
+    of the instance files read, per-trial main-metric values). With `eager` the instance files are read now (exact
+    counts, confidences for the calibration page, the trials of a run inside its per_instance_stats.json);
+    otherwise the counts come from stats.json and no instance file is read. Run names are unique here (see
+    output._unique_runs)."""
     rows, files = [], {}
     stat_cols: dict[str, list] = {c: [] for c in STAT_COLUMNS}
-    conf_parts = []
-    names = [r.name for r in runs]
-    seen_names: set[str] = set()
-    dup = {n for n in names if n in seen_names or seen_names.add(n)}
+    conf_parts, rejected, trial_rows, sums = [], [], [], []
     for r in runs:
         suite = clean_name(r.folder.rpartition("/")[0].rpartition("/")[2] if r.folder else "")
-        key = clean_name(f"{suite}/{r.name}" if r.name in dup else r.name, 300)
-        if key in files:
+        key = clean_name(r.name, 300)
+        if key in files:  # two names that print the same once cleaned
             key = clean_name(r.folder, 300) or key
         spec = specs[run_groups[r.folder]]
         get = _run_reader(tree, r.folder, r.present)
@@ -294,12 +296,21 @@ def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], spe
             else:  # doubles stay doubles: no Python float per value
                 stat_cols[c].append(np.frombuffer(r.stat_cols[c], dtype=np.float64) if len(r.stat_cols[c]) else
                                     np.empty(0))
+        sums.append(np.frombuffer(r.stat_cols["sum"], dtype=np.float64) if len(r.stat_cols["sum"]) else np.empty(0))
         r.stat_cols = {}  # this run's stats are in the table now
         files[key] = (r.folder, r.present)
         if has and eager:
-            conf = run_confidences(_instances_from(get, r.folder or key), spec.main_split, model, spec.scenario, key)
+            trials: dict = {}
+            inst = _instances_from(get, r.folder or key, trials)
+            for rec in inst.attrs.get("rejected_values", ()):
+                rejected.append(dict(rec, model=model, scenario=spec.scenario))
+            conf = run_confidences(inst, spec.main_split, model, spec.scenario, key)
             if not conf.empty:
                 conf_parts.append(conf)
+            by_trial = {t: mean for (t, name), (mean, _) in trials.items() if name == spec.main_metric}
+            if len(by_trial) > 1:
+                trial_rows.extend({"model": model, "scenario": spec.scenario, "run": key, "trial": t, "value": v}
+                                  for t, v in sorted(by_trial.items()))
     run_df = pd.DataFrame(rows, columns=RUN_COLUMNS)
     run_df["has_instances"] = run_df["has_instances"].astype(bool)
     for c in ("n_instances", "n_predictions"):
@@ -310,9 +321,34 @@ def _runs_frames(tree: Source, runs: list[_Run], run_groups: dict[str, str], spe
     for c in ("run",) + STAT_TEXT:
         if c in stat_cols:  # few distinct texts, repeated over hundreds of thousands of rows
             stat_cols[c] = _categorical(stat_cols[c])
+    stat_cols, bad_stats = _screen_stats(stat_cols, np.concatenate(sums) if sums else np.empty(0), run_df,
+                                         schema_aliases(schema))
+    rejected.extend(bad_stats)
     stat_df = pd.DataFrame(stat_cols, columns=STAT_COLUMNS)
     conf_df = pd.concat(conf_parts, ignore_index=True) if conf_parts else _empty_confidences()
-    return run_df, stat_df, files, conf_df
+    trial_df = pd.DataFrame(trial_rows, columns=TRIAL_COLUMNS)
+    return run_df, stat_df, files, conf_df, rejected, trial_df
+
+
+def _screen_stats(cols: dict, sums: np.ndarray, run_df: pd.DataFrame, aliases: dict) -> tuple[dict, list[dict]]:
+    """The stats table's columns without the stats HELM could not have written (helm_core.validity.bad_stats,
+    one vectorised pass over every run's stats.json), and a record of each left out (the run's folder, model and
+    scenario, the stat with its split and perturbation, the value, the reason)."""
+    numbers = {k: (sums if k == "sum" else cols[k]) for k in validity.STAT_NUMBERS}
+    bad = validity.bad_stats(cols["name"], numbers, aliases)
+    if not bad.any():
+        return cols, []
+    info = run_df.set_index("run")
+    out = []
+    for i in np.flatnonzero(bad):
+        run, name = str(cols["run"][i]), str(cols["name"][i])
+        field, value, why = validity.stat_problem(name, {k: float(v[i]) for k, v in numbers.items()}, aliases)
+        where = ", ".join(p for p in (str(cols["split"][i]), str(cols["perturbation"][i])) if p)
+        out.append(validity.record(f"{info.loc[run, 'folder']}/stats.json", info.loc[run, "model"],
+                                   info.loc[run, "scenario"], f"{name} ({where})" if where else name, value,
+                                   f"{field}: {why}" if field != "mean" else why))
+    keep = ~bad
+    return {c: v[keep] for c, v in cols.items()}, out
 
 
 def _empty_confidences() -> pd.DataFrame:
@@ -334,6 +370,9 @@ def run_confidences(inst: pd.DataFrame, main_split: str, model: str, scenario: s
     return conf
 
 
+_MAX_TOTAL = validity.MAX_COUNT * validity.MAX_COUNT  # num_instances summed over trials
+
+
 def _counts_from_stats(r: _Run) -> dict:
     """Counts for the runs table without reading an instance file: HELM's `num_instances` stat (its mean is
     the instances per trial, its sum over trials the predictions) on each split, without perturbation; the
@@ -342,8 +381,11 @@ def _counts_from_stats(r: _Run) -> dict:
     c = r.stat_cols
     for i in [i for i, name in enumerate(c["name"]) if name == "num_instances"]:
         if not c["perturbation"][i] and not c["sub_split"][i] and c["count"][i] > 0:
-            n_inst += c["mean"][i] if not math.isnan(c["mean"][i]) else 0.0
-            n_pred += c["sum"][i]
+            mean, total = c["mean"][i], c["sum"][i]
+            if not (0.0 <= total <= _MAX_TOTAL and (mean != mean or 0.0 <= mean <= validity.MAX_COUNT)):
+                continue  # a count HELM could not have written: recorded by the stats table's check (_screen_stats)
+            n_inst += mean if mean == mean else 0.0
+            n_pred += total
     trials = int(r.num_train_trials) if not math.isnan(r.num_train_trials) and r.num_train_trials >= 1 else 1
     # "robustness" / "fairness" name HELM's worst-case aggregates, not perturbations an instance carries.
     perts = sorted({p for p in r.stat_cols["perturbation"] if p and p not in PERTURBATION_GROUPS})
@@ -377,4 +419,5 @@ def _instance_keys(r: _Run, get) -> dict:
         perts = sorted({k[2] for k in keys if k[2]})
         return {"n_instances": len({k[0] for k in keys}), "n_predictions": len(keys),
                 "seeds": ",".join(map(str, seeds)), "perturbations": ",".join(perts)}
-    return {"n_instances": 0, "n_predictions": 0, "seeds": "", "perturbations": ""}
+    # No instance file to read (a suite shared without them): HELM's own counts, from stats.json.
+    return _counts_from_stats(r)

@@ -241,7 +241,21 @@ def _metric_display(name: str, schema: _Schema) -> str:
 
 
 def _metric_lower(name: str, schema: _Schema) -> bool | None:
-    if name in METRICS:
-        return METRICS[name][1]
-    v = schema.metrics.get(name, {}).get("lower_is_better")
-    return v if isinstance(v, bool) else None
+    """The metric's direction: the suite's schema.json when it lists the metric (no lower_is_better there: no
+    direction, as HELM's own tables then have none), else the catalogue after schema_classic.yaml."""
+    if isinstance(schema.metrics.get(name), dict):
+        v = schema.metrics[name].get("lower_is_better")
+        return v if isinstance(v, bool) else None
+    return METRICS[name][1] if name in METRICS else None
+
+
+def schema_aliases(schema: _Schema) -> dict[str, str]:
+    """Display name -> HELM stat name, for the suite's schema.json metrics and the catalogue (so a column named
+    "Macro-F1" is checked as classification_macro_f1; helm_core.validity)."""
+    out = {disp: name for name, (disp, _) in METRICS.items()}
+    for name, m in schema.metrics.items():
+        if isinstance(m, dict):
+            for k in ("short_display_name", "display_name"):
+                if isinstance(m.get(k), str) and m[k].strip():
+                    out.setdefault(clean_name(m[k]), name)
+    return out

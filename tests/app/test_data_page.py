@@ -3,6 +3,7 @@ gives a message and the previous dataset stays."""
 from __future__ import annotations
 
 import io
+import warnings
 import zipfile
 from pathlib import Path
 
@@ -88,7 +89,8 @@ def test_broken_zip_after_a_good_one_keeps_the_good_one():
 
 def _zip(members):
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as z:
+    with zipfile.ZipFile(buf, "w") as z, warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # zipfile warns on a name written twice (the "twice" case)
         for name, data in members:
             z.writestr(name, data)
     return buf.getvalue()
@@ -101,6 +103,8 @@ def _zip(members):
     ("bad_json.zip", _zip([("demo/x/run_spec.json", b"{not json"), ("demo/x/stats.json", b"[]")]), "malformed JSON"),
     ("missing.zip", _zip([("demo/x/run_spec.json", b"{}")]), "stats.json: file is missing"),
     ("nothing.zip", _zip([("readme.txt", b"hi")]), "no HELM output found"),
+    ("twice.zip", _zip([("demo/x/run_spec.json", b"{}"), ("demo/x/stats.json", b"[]"), ("demo/x/stats.json", b"[1]")]),
+     "demo/x/stats.json&#x27; is stored twice in the archive"),
 ])
 def test_each_bad_upload_has_its_message(name, data, message):
     at = upload(open_page("app_pages/data.py"), name, data)

@@ -6,14 +6,20 @@ switching to another of the page's sections (ui.components.sections), which buil
 """
 from __future__ import annotations
 
+import json
+import math
 import random
+import re
+import shutil
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.fuzz_config import SEEDS, STEPS
 from ui import nav
 
-from .helpers import open_page, section_tabs
+from .helpers import open_page, open_section, section_tabs, texts
 
 PAGES = nav.available_pages()
 JUNK = [b"", b"PK\x03\x04garbage", bytes(range(256)) * 4, b"{not json", b"\x00" * 1024]
@@ -97,3 +103,78 @@ def test_random_widget_moves_never_raise(spec, seed):
         moves += 1
         assert not at.exception, f"{spec.file} step {step}: {kind} '{label}': {[e.value for e in at.exception]}"
     assert moves > 0 or not _candidates(open_page(spec.file))
+
+
+# ----------------------------------------------------------------------------- a hostile suite on every page
+
+SUITE_0516 = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516"
+MY = "runs/my-suite"
+JOINT = "lsat_qa:task=all,method=multiple_choice_joint,model=eleutherai_pythia-70m"
+SEPARATE = "lsat_qa:task=all,method=multiple_choice_separate_original,model=eleutherai_pythia-70m"
+BABI_T = "babi_qa:task=15,model=local_tiny-gpt2"
+
+
+def _edit(path: Path, fn) -> None:
+    obj = json.loads(path.read_text())
+    fn(obj)
+    path.write_text(json.dumps(obj))  # Infinity / -Infinity, as Python's json writes (and reads) them
+
+
+def _stat(path: Path, name: str, **values) -> None:
+    _edit(path, lambda stats: [s.update(values) for s in stats
+                               if s["name"]["name"] == name and not s["name"].get("perturbation")])
+
+
+@pytest.fixture(scope="module")
+def hostile_suite(tmp_path_factory) -> Path:
+    """The 0516 suite (genuine-shaped helm-run + helm-summarize output) with what a probe uploaded: Infinity and
+    out-of-range stats, table cells and parameter counts, a confidence of +Infinity, a run folder copied under
+    another name with another EM."""
+    root = tmp_path_factory.mktemp("hostile") / "out"
+    shutil.copytree(SUITE_0516, root)
+    suite = root / MY
+    _stat(suite / JOINT / "stats.json", "exact_match", mean=math.inf, sum=math.inf, max=math.inf)
+    _stat(suite / BABI_T / "stats.json", "inference_runtime", mean=-0.5, sum=-0.5, min=-0.5)
+    _stat(suite / BABI_T / "stats.json", "num_prompt_tokens", mean=-math.inf, sum=-math.inf)
+    _edit(suite / "schema.json", lambda s: (s["models"][0].update(num_parameters=1e308),
+                                            s["models"][1].update(num_parameters=-158016)))
+
+    def cells(doc):
+        for t in doc:
+            for row in t["rows"]:
+                for c in row[1:]:
+                    if isinstance(c.get("value"), (int, float)):
+                        c["value"] = math.inf if t["name"] == "accuracy" else -math.inf
+                        break
+    _edit(suite / "groups" / "core_scenarios.json", cells)
+    _edit(suite / SEPARATE / "per_instance_stats.json",
+          lambda items: [s.update(mean=math.inf, sum=math.inf, max=math.inf) for s in items[0]["stats"]
+                         if s["name"]["name"] == "max_prob"])
+    shutil.copytree(suite / JOINT, suite / (JOINT + " copy"))
+    _stat(suite / (JOINT + " copy") / "stats.json", "exact_match", mean=0.1, sum=0.1, min=0.1, max=0.1)
+    return root
+
+
+INF_TEXT = re.compile(r"(?<![\w.])-?inf(?![\w])|\d{40,}")
+
+
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
+def test_a_hostile_suite_never_raises_nor_prints_inf(monkeypatch, hostile_suite, spec):
+    """Every page and every section on the hostile suite: no exception, no 'inf' or 300-digit number shown; the
+    data page says which values were left out and which run folder was."""
+    monkeypatch.setenv("HELM_OUTPUT", str(hostile_suite))
+    at = open_page(spec.file, query={"cohort": "all"})
+    labels = [t.label for t in section_tabs(at)[1]]
+    for label in labels or [None]:
+        if label is not None:
+            open_section(at, label)
+        body = texts(at)
+        assert not INF_TEXT.search(body), (label, INF_TEXT.search(body).group(0))
+        for df in at.dataframe:
+            v = df.value
+            nums = v.select_dtypes("number").to_numpy(float) if hasattr(v, "select_dtypes") else []
+            assert not np.isinf(nums).any(), label
+    if spec.url_path == "data":
+        body = texts(at)
+        assert "values HELM could not have produced were left out" in body
+        assert "2 run folders" in body

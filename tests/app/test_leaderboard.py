@@ -71,10 +71,12 @@ def test_every_table_of_every_group_file_cell_for_cell(monkeypatch, root):
         if group_box:
             at.selectbox(key="lb_group").set_value(f.stem).run()
             assert_clean(at)
-        titles = [t["title"] for t in doc]
-        assert section_labels(at) == titles  # one tab per table, HELM's titles
-        for raw in doc:
-            open_section(at, raw["title"])
+        # One tab per table, HELM's titles; a table HELM titled "" (a scenario without arguments) is labelled with
+        # the run group its header cells name.
+        titles = [t["title"] or t["header"][1]["metadata"]["run_group"] for t in doc]
+        assert section_labels(at) == titles
+        for label, raw in zip(titles, doc):
+            open_section(at, label)
             described += check_table(at, raw)
     assert described > 0
 
@@ -155,6 +157,19 @@ def test_0516_core_tables_and_quirks(monkeypatch):
     cfg = json.loads(at.dataframe[0].proto.columns)
     # Runtimes of ~1e-5 s keep their digits instead of printing as 0.000.
     assert cfg["bAbI - Observed inference time (s)"]["type_config"]["format"] == "%.3g"
+
+
+@pytest.mark.parametrize("group, label", [("sst", "SST"), ("legal_support", "LegalSupport")])
+def test_a_scenario_table_helm_titled_empty_opens_in_the_suite_and_alone(monkeypatch, group, label):
+    """helm-summarize titles a scenario without arguments "" (as the genuine HELM safety suite's four per-scenario
+    files): the tab is labelled with HELM's run group, in the suite and when the file is loaded alone."""
+    path = SUITE / "runs" / "my-suite" / "groups" / f"{group}.json"
+    assert json.loads(path.read_text())[0]["title"] == ""
+    at = open_suite(monkeypatch, SUITE, {"lb_group": group})
+    assert section_labels(at) == [label]
+    assert at.dataframe[0].value.columns[0] == "Model/adapter"
+    alone = open_suite(monkeypatch, path)
+    assert section_labels(alone) == [label] and len(alone.dataframe) == 1
 
 
 def test_0516_lsat_cell_links_to_joint_and_separate_runs(monkeypatch):

@@ -1,5 +1,5 @@
 """Upload abuse against a real server: a zip bomb, path traversal, a symlink, a 0-byte file, random bytes with
-a .zip name, a 50 MB JSON. Each is refused with a clear message on the data page, another visitor's session
+a .zip name, a 50 MB JSON, a member stored twice. Each is refused with a clear message on the data page, another visitor's session
 keeps working meanwhile, and the server's memory stays bounded."""
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import io
 import os
 import stat
 import threading
+import warnings
 import zipfile
 
 import pytest
@@ -24,7 +25,8 @@ RSS_GROWTH_LIMIT_MB = 150
 
 def _zip(members: list[tuple[zipfile.ZipInfo | str, bytes]]) -> bytes:
     buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z, warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # zipfile warns on a name written twice (the "twice" case)
         for info, data in members:
             z.writestr(info, data)
     return buf.getvalue()
@@ -49,6 +51,8 @@ CASES = [
     ("empty.zip", lambda: b"", "file is empty (0 bytes)"),
     ("random.zip", lambda: os.urandom(200_000), "not a readable zip archive"),
     ("huge.json", lambda: b"[" + b"{}," * 16_666_666 + b"{}]", "50.0 MB of JSON is over the per-file limit"),
+    ("twice.zip", lambda: _zip([("demo/run/run_spec.json", b"{}"), ("demo/run/stats.json", b"[]"),
+                                ("demo/run/stats.json", b"[1]")]), "is stored twice in the archive"),
 ]
 
 
