@@ -37,7 +37,7 @@ OBSERVER_JS = """(() => {
 })()"""
 # What tells that a load or a step has landed (a JS expression), before the wait for quiet starts.
 LOADED = "document.querySelector('[data-testid=\"stMain\"] [data-testid=\"stElementContainer\"]') !== null"
-COUNTER = "(document.querySelector('[data-testid=\"stMain\"]') || {innerText: ''}).innerText.match(/Section \\d+ of \\d+[^\\n]*/)"
+COUNTER = "(document.querySelector('.st-key-present_bar') || {innerText: ''}).innerText.match(/Step \\d+ of \\d+/)"
 
 
 SETTLED_JS = """([t0, quiet, landed]) => {
@@ -96,10 +96,11 @@ def click_link(page) -> float:
 
 
 def walk_position(page) -> str:
-    """Where the presenter is: the page's URL path and, on a page with section tabs, the open tab."""
-    path = page.evaluate("location.pathname").strip("/") or "(home)"
-    tab = page.locator('[data-testid="stMain"] [role="tab"][aria-selected="true"]')
-    return path + (f" · {tab.first.inner_text().strip()}" if tab.count() else "")
+    """Where the presenter is: the presenter bar's "page · slide" (ui.presenter.show_counter)."""
+    text = page.evaluate("(document.querySelector('.st-key-present_bar [data-testid=\"stMarkdownContainer\"]')"
+                         " || {innerText: ''}).innerText")
+    parts = [p.strip() for p in text.split("·")]
+    return " · ".join(parts[1:-1]) if len(parts) > 2 else (page.evaluate("location.pathname").strip("/") or "(home)")
 
 
 def demo_walk(browser, app_url: str, ref_url: str, *, max_steps: int = 80) -> tuple[list[tuple[str, float]], list[float]]:

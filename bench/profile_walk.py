@@ -116,16 +116,17 @@ def server_walk(max_steps: int = 80) -> list[tuple[str, float, float]]:
     the script run(s) it took the first time, and again on a second walk (caches warm)."""
     from streamlit.testing.v1 import AppTest
 
-    from tests.app.helpers import section_tabs
-    from ui import nav
+    from helm_core.data import cohort_models, load_bundled
+    from ui import slides
 
-    pages = nav.available_pages()
+    rel = load_bundled("classic")
+    route = slides.route(slides.Ctx(rel=rel, models=tuple(cohort_models(rel, "paper")), state={}))
     out = []
     for walk in range(2):
         at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=120)
         at.query_params["present"] = "1"
         at.run()
-        last_idx = 0
+        last_page = route[0].page
         for i in range(max_steps):
             nxt = at.button(key="present_next")
             if nxt.disabled:
@@ -133,19 +134,19 @@ def server_walk(max_steps: int = 80) -> list[tuple[str, float, float]]:
             t0 = time.perf_counter()
             nxt.click().run()
             seconds = time.perf_counter() - t0
-            counter = next(str(m.value) for m in at.markdown if str(m.value).startswith("**Section "))
-            idx = int(counter.split()[1]) - 1
+            counter = next(str(m.value) for m in at.markdown if str(m.value).startswith("**Step "))
+            step = route[int(counter.split()[1]) - 1]
             if walk == 0:
-                key, tabs = section_tabs(at)
-                opened = next((t.label for t in tabs if t.children), "") if key else ""
-                out.append([pages[idx].url_path or "(home)", opened, seconds, float("nan")])
+                out.append([step.page or "(home)", step.title if step.key else "", seconds, float("nan")])
             else:
                 out[i][3] = seconds
-            if idx != last_idx:  # AppTest reruns its own page next: move it to the page the app switched to
-                at.switch_page(pages[idx].file)
+            if step.page != last_page:  # AppTest reruns its own page next: move it to the page the app switched to
+                at.switch_page(step.file)
                 at.query_params["present"] = "1"
+                if step.key:
+                    at.query_params[step.key] = step.token
                 at.run()
-            last_idx = idx
+            last_page = step.page
     return out
 
 

@@ -60,12 +60,16 @@ def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def texts(at: AppTest) -> str:
-    """All markdown, caption, info, warning and error text on the page, joined."""
+def texts(at: AppTest, *, raw: bool = False) -> str:
+    """All markdown, caption, info, warning and error text on the page, joined, as a reader sees it: the escapes
+    that keep data text literal (helm_core.escape.markdown) resolved. `raw`: the Markdown source as sent."""
+    from helm_core.escape import unmarkdown
+
     parts = []
     for coll in (at.markdown, at.caption, at.info, at.warning, at.error, at.success, at.title, at.subheader, at.header):
         parts.extend(str(e.value) for e in coll)
-    return "\n".join(parts)
+    joined = "\n".join(parts)
+    return joined if raw else unmarkdown(joined)
 
 
 def open_chart_data(at: AppTest) -> AppTest:

@@ -13,7 +13,7 @@ from .helpers import open_page, section_labels, section_tabs, texts
 # SECTIONED: the pages with several charts, built one section at a time so the first load draws one section
 # (DESIGN.md §7); and Prompts & Completions, whose views of the bundled runs (side by side, trials, browser) are built
 # one at a time.
-from .test_all_pages import SECTIONED, black_marks
+from .test_all_pages import SECTIONED, faint_marks
 
 PAGES = nav.available_pages()
 # HELM's Leaderboard: one lazy tab per table of the chosen groups file (its own keys lb_table_<i>, tested in
@@ -53,49 +53,11 @@ def test_every_section_builds_alone(path, cohort, release):
         assert [len(t.children) > 0 for t in tabs] == [t.label == label for t in tabs], label
         assert nav.title(spec, release != "classic") in texts(at)
         assert f"Data: {RELEASE_NAMES[release]}" in texts(at)
-        assert not black_marks(at), (label, black_marks(at))
+        assert not faint_marks(at), (label, faint_marks(at))
         keys = set(at.session_state["_qp_allowed"])
         if declared is None:
             declared = keys
         assert keys == declared, f"{path} · {label}: {sorted(keys ^ declared)}"
-
-
-@pytest.mark.parametrize("path", sorted(SECTIONED))
-def test_every_section_runs_in_presenter_mode(path):
-    spec = BY_PATH[path]
-    key, labels = _sections(spec)
-    for label in labels:
-        at = open_page(spec.file, query={key: label, "present": "1"})
-        assert "Section " in texts(at)
-
-
-def _counter(at) -> str:
-    return next(m.value for m in at.markdown if str(m.value).startswith("**Section "))
-
-
-def test_presenter_next_and_previous_step_through_the_tabs():
-    """PageDown / Next walks a page's tabs, then moves to the next page; Previous comes back to the last tab."""
-    spec = BY_PATH["sensitivity"]
-    key, labels = _sections(spec)
-    at = open_page(spec.file, query={"present": "1"})
-    n = PAGES.index(spec) + 1
-    assert _counter(at) == f"**Section {n} of {len(PAGES)}** · {spec.section} · tab 1 of {len(labels)}"
-    for i, label in enumerate(labels[1:], start=2):
-        at.button(key="present_next").click().run()
-        assert at.session_state[key] == label
-        assert [t.label for t in section_tabs(at)[1] if t.children] == [label]
-        assert _counter(at).endswith(f"tab {i} of {len(labels)}")
-    at.button(key="present_next").click().run()  # past the last tab: the next page
-    nxt = PAGES[n]
-    assert f"Section {n + 1} of {len(PAGES)}" in _counter(at) and nxt.title in texts(at)
-    # (AppTest's next run would rerun the page it switched to itself, so go to the next page the AppTest way.)
-    at.switch_page(nxt.file)
-    at.query_params["present"] = "1"
-    at.run()
-    at.button(key="present_prev").click().run()  # back from the next page's first tab: this page's last tab
-    assert spec.title in texts(at)
-    assert _counter(at).endswith(f"tab {len(labels)} of {len(labels)}")
-    assert [t.label for t in section_tabs(at)[1] if t.children] == [labels[-1]]
 
 
 # ----------------------------------------------------------------------------- the statement sweep
