@@ -116,31 +116,40 @@ def confident_runs():
     return cache.bundled_confident_runs(SAFETY)
 
 
-def reliability_choice(strategy: str) -> tuple[dict, str]:
-    """A picker over the bundled runs with real log-probabilities; returns (summary, chart title) and writes
-    the labels and caveats (model, run, n, HELM's small-sample warning, HELM's own ECE for the run)."""
+def reliability_labels() -> list[str]:
+    """"model · scenario" of each bundled run with real log-probabilities (the `cal_real` choices), in order."""
     runs = confident_runs()
-    labels = [f"{m} · {s}" for m, s in zip(runs["model"], runs["scenario"])]
+    return [f"{m} · {s}" for m, s in zip(runs["model"], runs["scenario"])]
+
+
+def reliability_picker() -> str:
+    """The bundled run choice (bound to the URL as `cal_real`); returns the chosen label."""
     from . import state
 
+    labels = reliability_labels()
     state.allow("cal_real", labels)
-    label = st.selectbox("Model · run (bundled genuine HELM runs with real log-probabilities)", labels,
-                         key="cal_real", bind="query-params")
-    row = runs.iloc[labels.index(label)]
-    summary = cache.bundled_reliability(SAFETY, str(row["run"]), strategy)
-    st.markdown(":blue-badge[Real HELM run] " + components.text(
-        f"{row['model']} on {row['scenario']} (HELM run {row['run']}), n = {fmt.count(summary['n'])} instances. "
-        "Confidence = the probability the model gave the answer letter it wrote (exp of that token's "
-        "log-probability, as the serving API returned it)."))
-    helm_ece = real_runs.reported_stat(out_stats(), str(row["run"]), "ece_10_bin")
-    helm_prob = real_runs.reported_stat(out_stats(), str(row["run"]), "max_prob")
-    if helm_ece == helm_ece:
-        st.caption(components.text(
-            f"HELM's own stats.json reports ece_10_bin = {fmt.value(helm_ece)} for this run, computed from its max_prob "
-            f"statistic (mean {fmt.value(helm_prob)}): the completion-level log-probability in these files is 0, so HELM "
-            "took every answer as 100% sure. The diagram uses the answer token's own log-probability instead."))
-    source_caption(SAFETY)
-    return summary, f"{label} · {fmt.count(summary['n'])} answers (genuine HELM run)"
+    return st.selectbox("Model · run (bundled genuine HELM runs with real log-probabilities)", labels,
+                        key="cal_real", bind="query-params")
+
+
+def reliability_of(label: str | None, strategy: str) -> dict:
+    """The reliability of one bundled run (the first when `label` is not one of them): `summary` (bins, ECE, n, …),
+    `hist` (the same answers in 10 equal-width confidence bands), `model`, `scenario`, `run`, `label`, HELM's own
+    `helm_ece` / `helm_max_prob` for the run (NaN when absent), and `source` (the bundle in plain words). Draws
+    nothing."""
+    runs = confident_runs()
+    labels = reliability_labels()
+    i = labels.index(label) if label in labels else 0
+    row = runs.iloc[i]
+    run = str(row["run"])
+    stats = out_stats()
+    s = source(SAFETY)
+    return {"summary": cache.bundled_reliability(SAFETY, run, strategy),
+            "hist": cache.bundled_reliability(SAFETY, run, "uniform")["bins"],
+            "model": str(row["model"]), "scenario": str(row["scenario"]), "run": run, "label": labels[i],
+            "helm_ece": real_runs.reported_stat(stats, run, "ece_10_bin"),
+            "helm_max_prob": real_runs.reported_stat(stats, run, "max_prob"),
+            "source": s.describe() + " " + s.note}
 
 
 def out_stats():

@@ -194,9 +194,9 @@ def test_calibration_on_a_lazily_read_suite_says_why_it_has_no_confidences(monke
     monkeypatch.setenv("HELM_OUTPUT", str(suite))
     at = open_story_page("app_pages/calibration.py", {"cohort": "all"})
     assert_clean(at)
-    infos = " ".join(str(i.value) for i in at.info)
-    assert "instance files were not read at load" in infos
-    assert "carries no per-instance confidences" not in infos
+    said = texts(at)
+    assert "instance files were not read at load" in said
+    assert "carries no per-instance confidences" not in said
 
 
 # ----------------------------------------------------------------------------- a suite like crfm-helm 0.5.16 output
