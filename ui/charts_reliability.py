@@ -386,15 +386,24 @@ def claims_beside_data(rows: pd.DataFrame, *, metric: str, scenario: str, mode: 
         if xs:
             fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=colour, width=4), showlegend=False,
                                      hoverinfo="skip"))
-        ends = d.melt(id_vars=["label", "text"], value_vars=["low", "high", "point"], value_name="x").dropna(subset=["x"])
+        ends = d.melt(id_vars=["label", "text"], value_vars=["low", "high"], value_name="x").dropna(subset=["x"])
+        # the paper's numbers as diamonds at both ends; the data's min and max as ticks, its mean as a circle
         fig.add_trace(go.Scatter(
-            x=ends["x"], y=ends["label"], mode="markers", name=name,
-            marker=dict(symbol=symbol, size=12, color=colour),
+            x=ends["x"], y=ends["label"], mode="markers", name=name, showlegend=source == "paper",
+            marker=dict(symbol=symbol if source == "paper" else "line-ns", size=12 if source == "paper" else 14,
+                        color=colour, line=dict(width=2, color=colour)),
             hovertemplate="<b>%{y}</b><br>%{x:.3f}<extra></extra>"))
+        points = d.dropna(subset=["point"])
+        if len(points):
+            fig.add_trace(go.Scatter(x=points["point"], y=points["label"], mode="markers", name=name,
+                                     marker=dict(symbol=symbol, size=12, color=colour),
+                                     hovertemplate="<b>%{y}</b><br>mean %{x:.3f}<extra></extra>"))
         tips = d.assign(x=d[["low", "high", "point"]].max(axis=1))
+        # an invisible marker at the tip, so the text starts beside it rather than on it
         fig.add_trace(go.Scatter(
-            x=tips["x"], y=tips["label"], mode="text", text=tips["text"], textposition="middle right",
-            textfont=dict(color=colour), showlegend=False, hoverinfo="skip", cliponaxis=False))
+            x=tips["x"], y=tips["label"], mode="markers+text", text=tips["text"], textposition="middle right",
+            marker=dict(size=14, opacity=0), textfont=dict(color=colour), showlegend=False, hoverinfo="skip",
+            cliponaxis=False))
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(list(dict.fromkeys(rows["label"])))),
                      automargin=True)
     fig.update_xaxes(title_text=f"{metric} on {scenario}" if not phone else metric, range=[0, 1.45 if phone else 1.25],

@@ -156,18 +156,18 @@ def out_stats():
     return output(SAFETY).run_stats
 
 
-def trials_evidence() -> None:
-    """Instance-level seed sensitivity from the bundled bAbI run, with a link to the trials view."""
+def trials_sentence() -> str:
+    """Instance-level seed sensitivity in the bundled bAbI run, in one sentence ('' when it has no repeated
+    question). Draws nothing (slides put it in their talking points, with `TRIALS_LINK`)."""
     out = output(BABI)
     run = str(out.runs["run"].iloc[0])
     _, share = cache.bundled_trials(BABI, run)
     if not share["n"]:
-        return
-    with st.container(border=True):
-        st.markdown(components.text(
-            f"Instance by instance, in a genuine HELM run: {out.runs['model'].iloc[0]} on bAbI task 15 answered "
-            f"{fmt.count(share['changed'])} of {fmt.count(share['n'])} questions ({fmt.share(share['share'])}) differently across its "
-            f"{share['trials']} sets of in-context examples, and was right in one and wrong in another on "
-            f"{fmt.count(share['correct_changed'])} ({fmt.share(share['share_correct_changed'])})."))
-        source_caption(BABI)
-        link_trials()
+        return ""
+    return (f"Instance by instance, in a genuine HELM run: {out.runs['model'].iloc[0]} on bAbI task 15 answered "
+            f"{fmt.count(share['changed'])} of {fmt.count(share['n'])} questions ({fmt.share(share['share'])}) "
+            f"differently across its {share['trials']} sets of in-context examples, and was right in one and wrong in "
+            f"another on {fmt.count(share['correct_changed'])} ({fmt.share(share['share_correct_changed'])}).")
+
+
+TRIALS_LABEL = "The same bAbI question with three sets of in-context examples (a genuine HELM classic run)"
