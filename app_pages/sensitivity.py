@@ -113,6 +113,12 @@ def _seed_count(sp: pd.DataFrame) -> str:
     return str(counts.pop()) if len(counts) == 1 else "several"
 
 
+def _trials_inside(rows: pd.DataFrame) -> str:
+    """"3" when every row ran the same number of trials inside its run, else "2–3"."""
+    t = sorted({int(round(v)) for v in rows["n_trials"].dropna()})
+    return str(t[0]) if len(t) == 1 else f"{t[0]}–{t[-1]}"
+
+
 def _kind_text(kind: str) -> str:
     return KIND_TEXT.get(kind) or TEXT(sensitivity.KINDS.get(kind, kind))
 
@@ -173,6 +179,8 @@ def per_model_view(ctx: Ctx) -> View:
     seeded = sp[sp["kind"] == "seeds"]
     single = sp[sp["kind"] == "single"]
     multi = sp[sp["kind"].isin(["runs", "unknown"]) & (sp["range"] > 0)]
+    # one run whose stats say it ran several trials: the seeds are inside the run, averaged by HELM
+    inside = single[single["n_trials"].fillna(1) > 1]
     use = seeded if len(seeded) else multi
     k = _seed_count(sp)
     if kind == "seeds":
@@ -180,6 +188,10 @@ def per_model_view(ctx: Ctx) -> View:
         point = (f"On **{TEXT(scenario)}**, {fmt.count(len(seeded))} of {fmt.count(len(sp), 'model')} have a {k}-seed "
                  f"spread: median range {fmt.value(seeded['range'].median())} {TEXT(metric)}, widest "
                  f"{TEXT(w['model'])} ({fmt.value(w['range'])}).")
+    elif kind == "single" and len(inside):
+        point = (f"On **{TEXT(scenario)}**, {fmt.count(len(inside))} of {fmt.count(len(sp), 'model')} ran "
+                 f"{_trials_inside(inside)} trials (sets of in-context examples) inside one run; its stats keep only "
+                 "their mean, so no seed spread can be drawn.")
     elif kind == "single":
         point = (f"On **{TEXT(scenario)}**, every model of the cohort has a single run in {TEXT(ctx.rel.name)}: "
                  "there is no spread to show.")
@@ -190,6 +202,10 @@ def per_model_view(ctx: Ctx) -> View:
     else:
         point = f"On **{TEXT(scenario)}**, no model of the cohort has a range: " + _kind_text(kind) + "."
     talk = [_reading(ctx, scenario, metric, kind, len(single))]
+    if len(inside):
+        talk.append(f"{fmt.count(len(inside), 'model')} ran its trials inside one run (num_train_trials in the run "
+                    "spec): HELM's stats average them, and each trial's answers are in the run's instance files, which "
+                    "Prompts & Completions shows seed by seed.")
     if kind == "runs":
         notes.append(f"On {TEXT(scenario)} HELM's cell combines several runs per model (up to "
                      f"{fmt.value(sp['n_runs'].max(), 0)}) where each configuration ran with its seeds: the spread is "

@@ -66,35 +66,43 @@ def test_every_section_runs_in_presenter_mode(path):
     key, labels = _sections(spec)
     for label in labels:
         at = open_page(spec.file, query={key: label, "present": "1"})
-        assert "Section " in texts(at)
+        assert "**Step " in texts(at)
 
 
 def _counter(at) -> str:
-    return next(m.value for m in at.markdown if str(m.value).startswith("**Section "))
+    return next(m.value for m in at.markdown if str(m.value).startswith("**Step "))
+
+
+def _step(at) -> tuple[int, int]:
+    import re
+
+    k, n = re.match(r"\*\*Step (\d+) of (\d+)\*\*", _counter(at)).groups()
+    return int(k), int(n)
 
 
 def test_presenter_next_and_previous_step_through_the_tabs():
-    """PageDown / Next walks a page's tabs, then moves to the next page; Previous comes back to the last tab."""
+    """PageDown / Next walks a page's slides on the route (its tabs), then moves to the next page; Previous comes back
+    to the last one. The counter names the page and the open slide."""
     spec = BY_PATH["sensitivity"]
     key, labels = _sections(spec)
     at = open_page(spec.file, query={"present": "1"})
-    n = PAGES.index(spec) + 1
-    assert _counter(at) == f"**Section {n} of {len(PAGES)}** · {spec.section} · tab 1 of {len(labels)}"
-    for i, label in enumerate(labels[1:], start=2):
+    first, total = _step(at)
+    assert f"· {spec.title} · {labels[0]} ·" in _counter(at)
+    for i, label in enumerate(labels[1:], start=1):  # on classic's paper cohort every slide is on the route
         at.button(key="present_next").click().run()
         assert at.session_state[key] == label
         assert [t.label for t in section_tabs(at)[1] if t.children] == [label]
-        assert _counter(at).endswith(f"tab {i} of {len(labels)}")
+        assert _step(at) == (first + i, total) and f"· {label} ·" in _counter(at)
     at.button(key="present_next").click().run()  # past the last tab: the next page
-    nxt = PAGES[n]
-    assert f"Section {n + 1} of {len(PAGES)}" in _counter(at) and nxt.title in texts(at)
+    nxt = PAGES[PAGES.index(spec) + 1]
+    assert _step(at) == (first + len(labels), total) and nxt.title in texts(at)
     # (AppTest's next run would rerun the page it switched to itself, so go to the next page the AppTest way.)
     at.switch_page(nxt.file)
     at.query_params["present"] = "1"
     at.run()
-    at.button(key="present_prev").click().run()  # back from the next page's first tab: this page's last tab
+    at.button(key="present_prev").click().run()  # back from the next page's first slide: this page's last one
     assert spec.title in texts(at)
-    assert _counter(at).endswith(f"tab {len(labels)} of {len(labels)}")
+    assert _step(at) == (first + len(labels) - 1, total)
     assert [t.label for t in section_tabs(at)[1] if t.children] == [labels[-1]]
 
 

@@ -294,3 +294,28 @@ def test_presenter_dumbbell_holds_what_the_stage_can_show():
     assert fig["layout"]["xaxis"]["title"]["text"].endswith(f"first 18 of {len(sp)} models")
     slope = CR.rank_slope_spec(rel, NQ, models, "presenter")
     assert slope["layout"]["yaxis"]["range"] == [18.5, 0.5]
+
+
+def test_trials_inside_one_run_are_not_called_a_single_seed():
+    """A suite whose runs carry their seeds inside (num_train_trials 3, one run per cell): the slide says the value is
+    a mean over 3 trials inside one run, not "a single run, so no spread"."""
+    rel = load_release()
+    res = rel.results.copy()
+    nq = res["scenario"] == NQ
+    res.loc[nq & (res["metric_group"] == "accuracy"), ["n_runs"]] = 1.0
+    res.loc[nq & (res["metric_group"] == "accuracy"), "run_min"] = res.loc[nq & (res["metric_group"] == "accuracy"), "value"]
+    res.loc[nq & (res["metric_group"] == "accuracy"), "run_max"] = res.loc[nq & (res["metric_group"] == "accuracy"), "value"]
+    res.loc[nq & (res["metric"] == "# trials"), "value"] = 3.0
+    name = "my trials"
+    suite = dataclasses.replace(rel, results=res, meta={**rel.meta, "release": name, "kind": "upload"})
+    at = open_page(session={"_releases": {name: suite}, "dataset_key": name})
+    from helm_core.data import cohort_models
+
+    sp = sens.seed_spread(suite, NQ, cohort_models(suite, "paper"))  # the sidebar's default cohort
+    t = texts(at)
+    if set(sp["kind"]) == {"single"}:  # the core reads them as one run each: the page says where the seeds went
+        n = int((sp["n_trials"] == 3).sum())
+        assert f"{n} of {len(sp)} models ran 3 trials (sets of in-context examples) inside one run" in t
+        assert "has a single run" not in t.split("\n")[0]
+    else:  # a core that reads the trials inside the run: whatever it calls them, not "a single run"
+        assert "every model of the cohort has a single run" not in t
