@@ -491,7 +491,8 @@ def interface_details(ctx: Ctx, view: View, event) -> None:
     st.markdown(":gray-badge[Illustration] A made-up question, not an instance from HELM's data; it shows the "
                 "shape of each interface, not HELM's exact prompt text.")
     with st.container(border=True):
-        st.code(EXAMPLES[method][0], language=None, wrap_lines=True)
+        # Plain text (it wraps on a phone), not st.code: the code block's highlighter costs ~0.2 s of browser time.
+        st.text(EXAMPLES[method][0])
     box = components.lazy_expander("All of the paper's findings on the multiple-choice interface", key="cal_mc_claims")
     if box is not None:
         with box:

@@ -235,13 +235,15 @@ def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario
     stage = _stage(mode)
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(shown)),
                      tickfont=dict(size=11) if not stage else None, automargin=True)
-    title = f"{metric} on {scenario}"
+    phone = mode == "phone"
+    title = metric if phone else f"{metric} on {scenario}"  # a phone's plot is narrow beside the model names
     if limit and len(order) > len(shown):
         title += f" · first {len(shown)} of {fmt.count(len(order), 'model')}"
     fig.update_xaxes(title_text=title, side="top", range=value_range(df["min"], df["max"]),
-                     nticks=6 if stage or mode == "phone" else None, automargin=True)
+                     nticks=4 if phone else 6 if stage else None, automargin=True)
     fig = base_layout(fig, height=max(300, 17 * len(shown) + 150))
-    return fig.update_layout(margin=dict(t=110), legend=dict(yref="container", y=1.0, yanchor="top"))
+    # (on a phone the legend goes below the plot: no room kept for it on top)
+    return fig.update_layout(margin=dict(t=60 if phone else 110), legend=dict(yref="container", y=1.0, yanchor="top"))
 
 
 def median_spread_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:

@@ -192,7 +192,7 @@ def test_scenario_switch_and_verdicts():
 
 def test_interface_switch_shows_each_method():
     at = open_page(PAGE, section="Switch interfaces", query={"cohort": "all"})
-    assert "A. In the oven" in at.code[0].value
+    assert "A. In the oven" in at.text[0].value
     assert "Illustration" in texts(at)
     shown = next(t for t in tables(at) if "interface" in t.columns)
     assert shown["core scenario"].tolist() == ["MMLU", "TruthfulQA", "HellaSwag", "OpenbookQA"]
@@ -200,11 +200,11 @@ def test_interface_switch_shows_each_method():
     assert shown.set_index("core scenario").loc["HellaSwag", "models with an ECE"] == counts["models_with_ece"].iloc[0]
     assert "its core scenarios use joint for MMLU and TruthfulQA; separate for HellaSwag" in texts(at)
     at.button_group(key="cal_method").set_value("separate").run()
-    code = at.code[0].value
+    code = at.text[0].value
     assert "A. In the oven" not in code and code.count("Question:") == 4
     assert f"HellaSwag: {counts['models_with_accuracy'].iloc[0]} with accuracy" in texts(at)
     at.button_group(key="cal_method").set_value("separate-calibrated").run()
-    assert "bare prompt" in at.code[0].value
+    assert "bare prompt" in at.text[0].value
     assert "OpenbookQA" in texts(at)
 
 
@@ -265,7 +265,7 @@ def test_url_seeds_the_widgets():
 
 def test_url_opens_a_section():
     at = open_page(PAGE, query={"calibration_section": "Switch interfaces"})
-    assert "A. In the oven" in at.code[0].value
+    assert "A. In the oven" in at.text[0].value
     assert not at.get("plotly_chart")
 
 
