@@ -93,3 +93,18 @@ def shots_phrase(facts: dict) -> str:
         return ""
     n = int(round(m))
     return f"up to {fmt.count(n, 'in-context example')}"
+
+
+def runs_phrase(facts: dict) -> str:
+    """What HELM's runs behind an accuracy cell are, in a parenthesis true of the release: "3 seeds of in-context
+    examples", "one seed each", "zero-shot, one run each" or "its tables record no seeds"."""
+    if has_seeds(facts):
+        k = max((t for t in facts["by_trials"] if t > 1), key=lambda t: (facts["by_trials"][t], t))
+        n, cells = facts["by_trials"][k], facts["cells"]
+        return f"{k} seeds of in-context examples" + ("" if n == cells else " for most cells" if 2 * n > cells
+                                                      else " for some cells")
+    if facts["zero_shot"]:
+        return "zero-shot, one run each"
+    if facts["trials_recorded"]:
+        return "one seed each"
+    return "its tables record no seeds"

@@ -62,6 +62,19 @@ def test_seed_facts_and_sentence(cells, by_trials, single, zero_shot, sentence):
     assert seeds.seeds_sentence(f, "R") == sentence
 
 
+@pytest.mark.parametrize("cells,phrase", [
+    ([("a", "S", 0.5, 3, 3, 5), ("b", "S", 0.6, 3, 3, 5)], "3 seeds of in-context examples"),
+    ([("a", "S", 0.5, 3, 3, 5), ("b", "S", 0.6, 1, 1, 5)], "3 seeds of in-context examples for some cells"),
+    ([("a", "S", 0.5, 3, 3, 5), ("b", "S", 0.6, 3, 3, 5), ("c", "S", 0.6, 1, 1, 5)],
+     "3 seeds of in-context examples for most cells"),
+    ([("a", "S", 0.5, 1, 1, 5)], "one seed each"),
+    ([("a", "S", 0.5, 1, NAN, 0)], "zero-shot, one run each"),
+    ([("a", "S", 0.5, 1, NAN, 5)], "its tables record no seeds"),
+])
+def test_runs_phrase(cells, phrase):
+    assert seeds.runs_phrase(seeds.seed_facts(make(cells))) == phrase
+
+
 def test_a_suites_run_specs_fill_the_trials_its_stats_lack():
     rel = make([("a", "S", 0.5, 1, NAN, 2), ("b", "S", 0.6, 1, 1, 2)])
     runs = pd.DataFrame({"model": ["a", "a", "b"], "scenario": ["S", "S", "S"], "num_train_trials": [3.0, 1.0, 5.0]})
