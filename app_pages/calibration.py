@@ -351,7 +351,7 @@ def accuracy_view(ctx: Ctx) -> View:
     scenarios = calibration_scenarios()
     if not scenarios:
         msg = _no_published_ece(ctx) + " So accuracy cannot be compared with HELM's calibration error here."
-        return View(point=msg, empty=msg, notes=gap_notes, links=links)
+        return View(point=_no_published_ece(ctx), empty=msg, notes=gap_notes, links=links)
     scenario = _scenario(ctx, scenarios)
     df = accuracy_vs_ece(scenario, ctx.models)
     corr = correlation_summary(scenario, ctx.models)
@@ -463,16 +463,16 @@ def interface_view(ctx: Ctx) -> View:
     present = {m: [s for s in calibration.MC_DEFAULT_SCENARIOS[m] if s in ctx.rel.taxonomy.scenario_names]
                for m in calibration.MC_METHODS}
     if ctx.rel.is_classic:
-        point = ("HELM puts a multiple-choice question three ways; its core scenarios use "
-                 + "; ".join(f"{m} for {fmt.names(s)}" for m, s in present.items() if s) + ".")
+        point = ("HELM's core scenarios put multiple choice three ways: "
+                 + ", ".join(f"{m} for {fmt.names(s)}" for m, s in present.items() if s) + ".")
         uses = method_scenarios(method, ctx.models)
         talk = [f"*{method}* in {TEXT(ctx.rel.name)}: " + "; ".join(
             f"{TEXT(r.scenario)}: {fmt.count(r.models_with_accuracy)} with accuracy, {fmt.count(r.models_with_ece)} "
             "with an ECE" for r in uses.itertuples()) + "."] if not uses.empty else []
     else:
-        point = ("HELM classic put a multiple-choice question three ways: "
-                 + "; ".join(f"{m} for {fmt.names(list(calibration.MC_DEFAULT_SCENARIOS[m]))}"
-                             for m in calibration.MC_METHODS) + " (its v0.1.0 run specs).")
+        point = ("HELM classic's defaults: "
+                 + ", ".join(f"{m} for {fmt.names(list(calibration.MC_DEFAULT_SCENARIOS[m]))}"
+                             for m in calibration.MC_METHODS) + " (v0.1.0 run specs).")
         talk = []
     output = cache.active_output()
     if output is not None and not output.runs.empty:
@@ -515,7 +515,7 @@ def missing_view(ctx: Ctx) -> View:
     scenarios = calibration_scenarios()
     if not scenarios:
         msg = _no_published_ece(ctx) + " So there is no ECE to set beside accuracy."
-        return View(point=msg, empty=msg, notes=gap_notes, links=links, read=WHY_BLANK)
+        return View(point=_no_published_ece(ctx), empty=msg, notes=gap_notes, links=links, read=WHY_BLANK)
     gaps = models_without_ece(None, ctx.models)
     if gaps.empty:
         msg = (f"Every model of the current cohort that has an accuracy value on a calibration scenario also has its "

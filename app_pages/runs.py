@@ -480,7 +480,7 @@ def exam_view(ctx: Ctx) -> View:
         right = next((r for r in refs if r["correct"]), None)
         n_right = int((side["correct"] >= 1).sum())
         answer = f"{right['label']}, {right['text']}" if right else "the reference"
-        point = (f"BBQ, the same question to {fmt_models(n)}: **“{components.text(_question(x['input']))}”** "
+        point = (f"One BBQ question to {fmt_models(n)}: **“{components.text(_question(x['input']))}”** "
                  f"{n_right} of {n} answered {components.text(answer)}.")
         table = side.assign(correct=side["correct"].map(_verdict),
                             answer=side["mapped_output"].where(side["mapped_output"] != "", NOT_A_CHOICE))
@@ -610,8 +610,8 @@ def trials_view(ctx: Ctx) -> View:
     spec = json.loads(row["adapter_spec"] or "{}")
     k = share["trials"]
     outcomes = real_runs.trial_outcomes(table)
-    point = (f"**{components.text(row['model'])}** on bAbI task 15 with {k} sets of in-context examples: "
-             f"{hfmt.share(share['share'])} of {share['n']:,} questions get a different answer, "
+    point = (f"**{components.text(row['model'])}**, bAbI task 15, {k} sets of in-context examples: "
+             f"{hfmt.share(share['share'])} of {share['n']:,} questions change answer, "
              f"{hfmt.share(share['share_correct_changed'])} flip between right and wrong.")
     talk = [components.text(
         f"HELM ran every question {k} times (train_trial_index 0 to {k - 1}), each time with a different set of "

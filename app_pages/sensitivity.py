@@ -438,9 +438,9 @@ def format_view(ctx: Ctx) -> View:
     top, start, end = claims["format_collapse"].values
     bloom, anthropic = _nq_row(nq, BLOOM), _nq_row(nq, ANTHROPIC)
     name = TEXT(ctx.rel.name)
-    head = (f"The paper: one prompt format drops {BLOOM} from about {start:g} to {end:g} F1 on {NQ_OPEN}; ")
-    point = head + (f"with HELM's default format {name} gives it {fmt.value(bloom['mean'])}." if bloom is not None else
-                    f"{name} holds no {BLOOM} value there to set beside it.")
+    head = f"Paper: one prompt format drops {BLOOM} from ~{start:g} to {end:g} F1 on {NQ_OPEN}; "
+    point = head + (f"{name}, default format: {fmt.value(bloom['mean'])}." if bloom is not None else
+                    f"{name} has no {BLOOM} value to check.")
     talk = []
     if bloom is not None:
         extra = f" and {ANTHROPIC} {fmt.value(anthropic['mean'])}" if anthropic is not None else ""

@@ -198,7 +198,7 @@ def test_interface_switch_shows_each_method():
     assert shown["core scenario"].tolist() == ["MMLU", "TruthfulQA", "HellaSwag", "OpenbookQA"]
     counts = cal.method_scenarios(load_release(), "separate")
     assert shown.set_index("core scenario").loc["HellaSwag", "models with an ECE"] == counts["models_with_ece"].iloc[0]
-    assert "its core scenarios use joint for MMLU and TruthfulQA; separate for HellaSwag" in texts(at)
+    assert "put multiple choice three ways: joint for MMLU and TruthfulQA, separate for HellaSwag" in texts(at)
     at.button_group(key="cal_method").set_value("separate").run()
     code = at.text[0].value
     assert "A. In the oven" not in code and code.count("Question:") == 4
@@ -212,7 +212,7 @@ def test_interfaces_on_a_later_release_are_classics():
     """Lite's tables do not say which interface a run used: the slide names HELM classic's defaults as classic's."""
     at = open_page(PAGE, section="Switch interfaces", query={"release": "lite"})
     t = texts(at)
-    assert "HELM classic put a multiple-choice question three ways" in t and "its core scenarios use" not in t
+    assert "HELM classic's defaults: joint for MMLU and TruthfulQA" in t and "core scenarios put" not in t
     assert "do not say which interface each run used" in t
     shown = next(t for t in tables(at) if "interface" in t.columns)
     assert "models with accuracy" not in shown.columns

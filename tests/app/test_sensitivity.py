@@ -247,7 +247,7 @@ def test_format_claims_drawn_beside_the_data():
     bloom = sp.loc["BLOOM (176B)"]
     assert sorted(rows["BLOOM (176B) HELM's default format"]) == pytest.approx(
         sorted([bloom["min"], bloom["max"], bloom["mean"]]), abs=1e-4)
-    assert f"gives it {bloom['mean']:.3f}" in texts(at)
+    assert f"HELM classic v0.4.0, default format: {bloom['mean']:.3f}." in texts(at)
 
 
 @pytest.mark.parametrize("release,said,unsaid", [
