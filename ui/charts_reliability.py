@@ -167,9 +167,9 @@ def ece_coverage_bars(gaps: pd.DataFrame, *, n_scenarios: int, mode: str = "desk
                          marker=dict(color=palette.NEUTRAL, pattern=dict(shape="/")),
                          customdata=gaps[["scenarios"]].to_numpy(),
                          hovertemplate="<b>%{y}</b><br>no ECE on %{customdata[0]}<extra></extra>"))
-    fig.update_layout(barmode="stack")
+    fig.update_layout(barmode="stack", legend=dict(traceorder="normal"))
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(order)), automargin=True)
-    fig.update_xaxes(title_text=f"of the {n_scenarios} scenarios where the release reports an ECE",
+    fig.update_xaxes(title_text=f"scenarios with accuracy, of the {n_scenarios} where the release reports an ECE",
                      range=[0, max(n_scenarios, float((gaps["n_missing"] + gaps["n_with_ece"]).max()))],
                      dtick=2 if mode in ("presenter", "phone") else 1)
     return base_layout(fig, height=max(300, 24 * len(order) + 120))
