@@ -46,11 +46,6 @@ def link_exam(exam: str = "XSTest", *, label: str | None = None, instance: str |
                  "completions side by side (genuine HELM runs)", icon=":material/view_column:", query_params=q)
 
 
-def link_trials(*, label: str | None = None) -> None:
-    st.page_link(RUNS_PAGE, label=label or "The same bAbI question with three sets of in-context examples "
-                 "(a genuine HELM classic run)", icon=":material/shuffle:", query_params={"runs_section": VIEW_TRIALS})
-
-
 def _completion_line(x) -> str:
     verdict = "correct" if x["correct"] == 1 else ("incorrect" if x["correct"] == 0 else "not graded")
     prob = "" if x["prob"] != x["prob"] else f", probability {fmt.share(x['prob'])}"
