@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .data import CORE_GROUPS, GROUP_LABELS, Release, strongly_contaminated
+from . import seeds
 from .ranking import shown_group_win_rates
 
 OTHER_GROUPS: tuple[str, ...] = tuple(g for g in CORE_GROUPS if g != "accuracy")
@@ -21,7 +22,7 @@ MAX_PROFILE_MODELS = 6
 HOW_COMPUTED: dict[str, tuple[str, str, str]] = {
     "accuracy": (
         "The scenario's main metric: exact match, quasi-exact match, F1 (word overlap), RR@10, NDCG@10 or ROUGE-2, "
-        "averaged over HELM's runs (3 seeds of in-context examples).",
+        "averaged over HELM's runs ({runs}).",  # the release's own seeds (helm_core.seeds.runs_phrase)
         "HELM v0.1.0 schema.yaml [REPO@v0.1.0]", "verified"),
     "calibration": (
         "Expected calibration error with 10 bins of equal mass (ece_10_bin): the probability of the model's top "
@@ -77,6 +78,8 @@ def group_overview(release: Release, models: Iterable[str] | None = None) -> pd.
         r = res[res["metric_group"] == g]
         with_value = set(r.loc[r["value"].notna() & r["model"].isin(cohort), "scenario"])
         how, src, conf = HOW_COMPUTED[g]
+        if "{runs}" in how:
+            how = how.format(runs=seeds.runs_phrase(seeds.seed_facts(release, sorted(cohort))))
         direction = str(mg.loc[g, "direction"]) if g in mg.index else ""
         names = list(dict.fromkeys(r["metric"].tolist()))
         if loaded and names:  # the direction of the suite's own columns (Max prob has none), not classic's

@@ -120,6 +120,32 @@ def share_changed(instances: pd.DataFrame) -> dict:
             "trials": int(t["n_trials"].max()) if n else 0}
 
 
+OUTCOME_COLUMNS = ["right", "trials", "label", "questions", "share", "mixed"]
+
+
+def trial_outcomes(changes: pd.DataFrame) -> pd.DataFrame:
+    """Questions by how many of their trials (sets of in-context examples) were right, from `trial_changes`: one
+    row per count k = n … 0 of the most common number of trials n (questions graded in every trial of n only),
+    `label` ("right with all 3 sets", "right with 2 of 3", …, "wrong with all 3"), `questions`, `share` of those
+    questions, and `mixed` (right with one set and wrong with another)."""
+    if changes.empty:
+        return pd.DataFrame(columns=OUTCOME_COLUMNS)
+    n = int(changes["n_trials"].mode().iloc[0])
+    graded = [c for t, c in zip(changes["n_trials"], changes["correct"])
+              if t == n and not any(math.isnan(x) for x in c)]
+    if n < 2 or not graded:
+        return pd.DataFrame(columns=OUTCOME_COLUMNS)
+    right = pd.Series([int(sum(x >= 1 for x in c)) for c in graded])
+    rows = []
+    for k in range(n, -1, -1):
+        label = (f"right with all {n} sets" if k == n else f"wrong with all {n} sets" if k == 0
+                 else f"right with {k} of {n} sets")
+        q = int((right == k).sum())
+        rows.append({"right": k, "trials": n, "label": label, "questions": q, "share": q / len(graded),
+                     "mixed": 0 < k < n})
+    return pd.DataFrame(rows, columns=OUTCOME_COLUMNS)
+
+
 def trials_side_by_side(instances: pd.DataFrame, instance_id: str) -> pd.DataFrame:
     """One instance's trials (original rows) in order: trial, completion, answer, correct."""
     g = instances[(instances["instance_id"] == instance_id) & (instances["perturbation"] == "")]

@@ -46,11 +46,6 @@ def link_exam(exam: str = "XSTest", *, label: str | None = None, instance: str |
                  "completions side by side (genuine HELM runs)", icon=":material/view_column:", query_params=q)
 
 
-def link_trials(*, label: str | None = None) -> None:
-    st.page_link(RUNS_PAGE, label=label or "The same bAbI question with three sets of in-context examples "
-                 "(a genuine HELM classic run)", icon=":material/shuffle:", query_params={"runs_section": VIEW_TRIALS})
-
-
 def _completion_line(x) -> str:
     verdict = "correct" if x["correct"] == 1 else ("incorrect" if x["correct"] == 0 else "not graded")
     prob = "" if x["prob"] != x["prob"] else f", probability {fmt.share(x['prob'])}"
@@ -116,49 +111,58 @@ def confident_runs():
     return cache.bundled_confident_runs(SAFETY)
 
 
-def reliability_choice(strategy: str) -> tuple[dict, str]:
-    """A picker over the bundled runs with real log-probabilities; returns (summary, chart title) and writes
-    the labels and caveats (model, run, n, HELM's small-sample warning, HELM's own ECE for the run)."""
+def reliability_labels() -> list[str]:
+    """"model · scenario" of each bundled run with real log-probabilities (the `cal_real` choices), in order."""
     runs = confident_runs()
-    labels = [f"{m} · {s}" for m, s in zip(runs["model"], runs["scenario"])]
+    return [f"{m} · {s}" for m, s in zip(runs["model"], runs["scenario"])]
+
+
+def reliability_picker() -> str:
+    """The bundled run choice (bound to the URL as `cal_real`); returns the chosen label."""
     from . import state
 
+    labels = reliability_labels()
     state.allow("cal_real", labels)
-    label = st.selectbox("Model · run (bundled genuine HELM runs with real log-probabilities)", labels,
-                         key="cal_real", bind="query-params")
-    row = runs.iloc[labels.index(label)]
-    summary = cache.bundled_reliability(SAFETY, str(row["run"]), strategy)
-    st.markdown(":blue-badge[Real HELM run] " + components.text(
-        f"{row['model']} on {row['scenario']} (HELM run {row['run']}), n = {fmt.count(summary['n'])} instances. "
-        "Confidence = the probability the model gave the answer letter it wrote (exp of that token's "
-        "log-probability, as the serving API returned it)."))
-    helm_ece = real_runs.reported_stat(out_stats(), str(row["run"]), "ece_10_bin")
-    helm_prob = real_runs.reported_stat(out_stats(), str(row["run"]), "max_prob")
-    if helm_ece == helm_ece:
-        st.caption(components.text(
-            f"HELM's own stats.json reports ece_10_bin = {fmt.value(helm_ece)} for this run, computed from its max_prob "
-            f"statistic (mean {fmt.value(helm_prob)}): the completion-level log-probability in these files is 0, so HELM "
-            "took every answer as 100% sure. The diagram uses the answer token's own log-probability instead."))
-    source_caption(SAFETY)
-    return summary, f"{label} · {fmt.count(summary['n'])} answers (genuine HELM run)"
+    return st.selectbox("Model · run (bundled genuine HELM runs with real log-probabilities)", labels,
+                        key="cal_real", bind="query-params")
+
+
+def reliability_of(label: str | None, strategy: str) -> dict:
+    """The reliability of one bundled run (the first when `label` is not one of them): `summary` (bins, ECE, n, …),
+    `hist` (the same answers in 10 equal-width confidence bands), `model`, `scenario`, `run`, `label`, HELM's own
+    `helm_ece` / `helm_max_prob` for the run (NaN when absent), and `source` (the bundle in plain words). Draws
+    nothing."""
+    runs = confident_runs()
+    labels = reliability_labels()
+    i = labels.index(label) if label in labels else 0
+    row = runs.iloc[i]
+    run = str(row["run"])
+    stats = out_stats()
+    s = source(SAFETY)
+    return {"summary": cache.bundled_reliability(SAFETY, run, strategy),
+            "hist": cache.bundled_reliability(SAFETY, run, "uniform")["bins"],
+            "model": str(row["model"]), "scenario": str(row["scenario"]), "run": run, "label": labels[i],
+            "helm_ece": real_runs.reported_stat(stats, run, "ece_10_bin"),
+            "helm_max_prob": real_runs.reported_stat(stats, run, "max_prob"),
+            "source": s.describe() + " " + s.note}
 
 
 def out_stats():
     return output(SAFETY).run_stats
 
 
-def trials_evidence() -> None:
-    """Instance-level seed sensitivity from the bundled bAbI run, with a link to the trials view."""
+def trials_sentence() -> str:
+    """Instance-level seed sensitivity in the bundled bAbI run, in one sentence ('' when it has no repeated
+    question). Draws nothing (slides put it in their talking points, with `TRIALS_LINK`)."""
     out = output(BABI)
     run = str(out.runs["run"].iloc[0])
     _, share = cache.bundled_trials(BABI, run)
     if not share["n"]:
-        return
-    with st.container(border=True):
-        st.markdown(components.text(
-            f"Instance by instance, in a genuine HELM run: {out.runs['model'].iloc[0]} on bAbI task 15 answered "
-            f"{fmt.count(share['changed'])} of {fmt.count(share['n'])} questions ({fmt.share(share['share'])}) differently across its "
-            f"{share['trials']} sets of in-context examples, and was right in one and wrong in another on "
-            f"{fmt.count(share['correct_changed'])} ({fmt.share(share['share_correct_changed'])})."))
-        source_caption(BABI)
-        link_trials()
+        return ""
+    return (f"Instance by instance, in a genuine HELM run: {out.runs['model'].iloc[0]} on bAbI task 15 answered "
+            f"{fmt.count(share['changed'])} of {fmt.count(share['n'])} questions ({fmt.share(share['share'])}) "
+            f"differently across its {share['trials']} sets of in-context examples, and was right in one and wrong in "
+            f"another on {fmt.count(share['correct_changed'])} ({fmt.share(share['share_correct_changed'])}).")
+
+
+TRIALS_LABEL = "The same bAbI question with three sets of in-context examples (a genuine HELM classic run)"

@@ -463,7 +463,8 @@ def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
     carries those two as copies of the plain metric, which say nothing), ECE, max prob, instances, in-context examples,
     truncated, prompt and output tokens, observed and denoised runtime; only those present.
     Columns: label, stat, split, value, count; `attrs["copies_left_out"]` is True when such copies were in the
-    run's stats.json and were left out."""
+    run's stats.json and were left out; `attrs["wanted"]`: the labels of every headline statistic looked for (those
+    present and those the run's stats.json lacks), in order."""
     runs = output.runs
     row = runs[runs["run"] == run]
     if row.empty:
@@ -504,4 +505,5 @@ def run_headline(output: HelmOutput, run: str) -> pd.DataFrame:
                     "count": float(sel["count"].iloc[0])})
     head = pd.DataFrame(out, columns=["label", "stat", "split", "value", "count"])
     head.attrs["copies_left_out"] = not perturbed and bool(rs["perturbation"].isin(["robustness", "fairness"]).any())
+    head.attrs["wanted"] = [label for label, _, _ in wanted]
     return head

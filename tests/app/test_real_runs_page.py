@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from .critique_helpers import page_links
-from .helpers import assert_clean, open_page, open_story_page, texts
+from .helpers import assert_clean, open_page, open_section, open_story_page, section_labels, tables, texts
 
 ROOT = Path(__file__).resolve().parents[2]
 SAFETY = ROOT / "data" / "real_runs" / "helm_safety_dev_2024" / "runs" / "v4"
@@ -93,7 +93,7 @@ def test_xstest_side_by_side_shows_completions_and_both_judges(iid):
         assert f"GPT judge: {' '.join(judged['gpt_reasoning'].split())}"[:60] in " ".join(caps.split())
     label = next(r["output"]["text"] for r in raw[next(iter(raw))][iid][0]["instance"]["references"]
                  if "correct" in r["tags"])
-    assert f"XSTest label: {label}" in caps
+    assert f"XSTest label: {label}" in html.unescape(texts(at))
     # XSTest is graded by the judges, never by exact match: no instance shows as correct or incorrect.
     assert "✓ correct" not in markdown(at) and "✗ incorrect" not in markdown(at)
 
@@ -215,6 +215,46 @@ def test_with_a_loaded_output_the_bundled_runs_stay_one_click_away(monkeypatch):
     at = open_page("app_pages/runs.py")
     assert at.segmented_control(key="runs_source").value == "your HELM output"
     assert "Genuine HELM run folders" not in texts(at) and at.selectbox(key="run").options  # theirs first
+    assert section_labels(at) == [BROWSE, SIDE, TRIALS]  # their own runs first, the bundled views one click away
     at.segmented_control(key="runs_source").set_value("bundled genuine HELM runs").run()
     assert_clean(at)
+    assert "development runs, not a release" in captions(at)  # the bundled runs in the browser, their source named
+    open_section(at, SIDE)
     assert "Genuine HELM run folders" in texts(at) and at.selectbox(key="exam_instance").value == "id58485"
+
+
+@pytest.mark.parametrize("iid", ["id58485", "id57790"])
+def test_bbq_point_and_table_count_the_models_from_the_files(iid):
+    """The slide's point says how many of the models picked the reference tagged correct; the table lists each model's
+    letter and verdict, the wrong ones highlighted (read from the files here)."""
+    raw = raw_runs("bbq")
+    at = open_story_page("app_pages/runs.py", query={"runs_section": SIDE, "exam": "BBQ", "exam_instance": iid})
+    verdicts = [by_id[iid][1]["exact_match"] == 1 for by_id in raw.values()]
+    refs = raw[next(iter(raw))][iid][0]["instance"]["references"]
+    right = next(r for r in refs if "correct" in r["tags"])
+    label = "ABCDEFGH"[refs.index(right)]
+    t = html.unescape(texts(at))
+    assert f"{sum(verdicts)} of {len(raw)} answered {label}, {right['output']['text']}" in t
+    table = next(d for d in tables(at) if "wrote" in d.columns)
+    assert len(table) == len(raw) and (table["correct"] == "✓ correct").sum() == sum(verdicts)
+
+
+def test_trials_chart_counts_questions_by_sets_right():
+    """The three sets of in-context examples as outcomes: questions right with all 3, 2, 1 or none, counted here from
+    display_predictions.json (HELM's quasi_exact_match per trial)."""
+    import base64
+
+    import numpy as np
+
+    preds = json.loads((BABI / "display_predictions.json").read_text())
+    by_id: dict[str, list[float]] = {}
+    for p in preds:
+        by_id.setdefault(p["instance_id"], []).append(p["stats"]["quasi_exact_match"])
+    right = [int(sum(v)) for v in by_id.values() if len(v) == 3]
+    at = open_story_page("app_pages/runs.py", query={"runs_section": TRIALS})
+    chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith("runs_trial_outcomes"))
+    bar = json.loads(chart.proto.spec)["data"][0]
+    x = bar["x"]
+    x = np.frombuffer(base64.b64decode(x["bdata"]), dtype=np.dtype(x["dtype"])).tolist() if isinstance(x, dict) else x
+    assert dict(zip(bar["y"], x)) == {"right with all 3 sets": right.count(3), "right with 2 of 3 sets": right.count(2),
+                                      "right with 1 of 3 sets": right.count(1), "wrong with all 3 sets": right.count(0)}

@@ -194,9 +194,9 @@ def test_calibration_on_a_lazily_read_suite_says_why_it_has_no_confidences(monke
     monkeypatch.setenv("HELM_OUTPUT", str(suite))
     at = open_story_page("app_pages/calibration.py", {"cohort": "all"})
     assert_clean(at)
-    infos = " ".join(str(i.value) for i in at.info)
-    assert "instance files were not read at load" in infos
-    assert "carries no per-instance confidences" not in infos
+    said = texts(at)
+    assert "instance files were not read at load" in said
+    assert "carries no per-instance confidences" not in said
 
 
 # ----------------------------------------------------------------------------- a suite like crfm-helm 0.5.16 output
@@ -299,3 +299,22 @@ def test_bad_metric_or_compare_in_the_link_falls_back(suite_0516, key, bad):
     at = open_runs({"cohort": "all", "run": LSAT_JOINT, key: bad})
     assert at.selectbox(key=key).value == "(none)"
     assert "Shared instances" not in metrics(at) and not at.slider
+
+
+@pytest.mark.parametrize("run", [LSAT_JOINT, TINY_BABI])
+def test_headline_says_how_many_statistics_the_stats_file_holds(suite_0516, run):
+    """The runs page says how many of the headline statistics it looks for the run's stats.json holds, and which it
+    lacks (never "none" for a run that has some)."""
+    from helm_core import helm_output
+
+    out = helm_output.read_helm_output(SUITE_0516)
+    head = helm_output.run_headline(out, run)
+    wanted = head.attrs["wanted"]
+    at = open_runs({"cohort": "all", "run": run})
+    said = html.unescape(caption(at))
+    assert f"This run's stats.json holds {len(head)} of the {len(wanted)} headline statistics looked for; not in it:" \
+        in said
+    assert "none of the" not in said
+    for label in wanted:
+        if label not in set(head["label"]):
+            assert label in said

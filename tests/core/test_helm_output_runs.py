@@ -134,6 +134,10 @@ def test_run_headline(runs_output, run, labels, copies):
     assert h["label"].tolist() == labels
     assert h.attrs["copies_left_out"] is copies  # the page says so when they were left out
     assert h.loc[h["label"] == "# eval", "value"].iloc[0] in (2, 3)
+    # Every statistic looked for is named, present or not, so a page can say how many the run's stats.json holds.
+    wanted = h.attrs["wanted"]
+    assert set(labels) <= set(wanted) and "Denoised inference time (s)" in wanted
+    assert [w for w in wanted if w in labels] == labels
 
 
 def test_run_headline_unknown_run(runs_output):

@@ -66,6 +66,17 @@ def test_group_overview(release):
     assert "ECE (10-bin)" in ov.loc["calibration", "metrics"]
     assert (ov["how_computed"] != "").all() and (ov["source"] != "").all()
     assert "XSUM" not in ov.loc["robustness", "schema_scenarios"].split("; ")
+    assert "(3 seeds of in-context examples for most cells)" in ov.loc["accuracy", "how_computed"]
+
+
+@pytest.mark.parametrize("name,runs", [("lite", "(its tables record no seeds)"),
+                                       ("capabilities", "(zero-shot, one run each)")])
+def test_group_overview_says_each_releases_own_seeds(name, runs):
+    """How accuracy is computed names the seeds the release ran, not classic's 3 (helm_core.seeds)."""
+    from helm_core.data import load_bundled
+
+    how = M.group_overview(load_bundled(name)).set_index("metric_group").loc["accuracy", "how_computed"]
+    assert runs in how and "3 seeds" not in how
 
 
 def test_group_overview_for_the_sparse_cohort(sparse):

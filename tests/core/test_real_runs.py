@@ -62,6 +62,26 @@ def test_share_changed(rows, n, changed, correct_changed):
         assert math.isnan(s["share"])
 
 
+@pytest.mark.parametrize("rows,expected", [
+    # three questions, three trials each: right 3/3, right 1/3, wrong 3/3
+    ([("a", 0, "x", "", 1.0), ("a", 1, "x", "", 1.0), ("a", 2, "x", "", 1.0),
+      ("b", 0, "x", "", 0.0), ("b", 1, "y", "", 1.0), ("b", 2, "x", "", 0.0),
+      ("c", 0, "z", "", 0.0), ("c", 1, "z", "", 0.0), ("c", 2, "z", "", 0.0)],
+     [("right with all 3 sets", 1, False), ("right with 2 of 3 sets", 0, True), ("right with 1 of 3 sets", 1, True),
+      ("wrong with all 3 sets", 1, False)]),
+    # two trials; a question with an ungraded trial is left out
+    ([("a", 0, "x", "", 1.0), ("a", 1, "y", "", 0.0), ("b", 0, "x", "", NAN), ("b", 1, "x", "", 1.0)],
+     [("right with all 2 sets", 0, False), ("right with 1 of 2 sets", 1, True), ("wrong with all 2 sets", 0, False)]),
+    # one trial per question: no outcome across sets
+    ([("a", 0, "x", "", 1.0)], []),
+])
+def test_trial_outcomes_by_number_of_sets_right(rows, expected):
+    out = real_runs.trial_outcomes(real_runs.trial_changes(frame(rows)))
+    assert [(r.label, r.questions, r.mixed) for r in out.itertuples()] == expected
+    if expected:
+        assert out["share"].sum() == pytest.approx(1.0)
+
+
 def test_trials_side_by_side_in_trial_order():
     df = frame([("b", 2, " mouse", "", 0.0), ("b", 0, " mouse", "", 0.0), ("b", 1, " cat", "", 1.0)])
     t = real_runs.trials_side_by_side(df, "b")

@@ -39,10 +39,10 @@ def _choose(page, label: str, option: str) -> None:
 
 @pytest.mark.parametrize("path,key,sections,title", [
     ("calibration", "calibration_section",
-     [("Reliability diagram", 1), ("Accuracy and calibration", 1), ("Switch interfaces", 0)],
+     [("Reliability diagram", 1), ("Accuracy and calibration", 1), ("Switch interfaces", 0), ("Missing ECE", 0)],
      "Reliability, Not Just Confidence Theater"),
     ("sensitivity", "sensitivity_section",
-     [("Per model", 1), ("Across scenarios", 1), ("Best or worst seed", 1), ("Format and examples", 0)],
+     [("Per model", 1), ("Across scenarios", 1), ("Best or worst seed", 1), ("Format and examples", 1)],
      "Prompt Sensitivity"),
 ])
 def test_each_section_renders_its_charts(server, page, path, key, sections, title):
@@ -60,8 +60,13 @@ def test_each_section_renders_its_charts(server, page, path, key, sections, titl
             assert charts.nth(j).locator(".main-svg").count() > 0
 
 
-def test_simulation_is_labelled_on_screen(server, page):
+def test_genuine_run_first_and_the_simulation_labelled_on_screen(server, page):
     open_url(page, f"{server}/calibration")
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "A genuine HELM run" in text and "Simulation · not HELM data" not in text
+    page.get_by_role("radio", name="simulation", exact=True).click()
+    page.wait_for_function("() => location.search.includes('cal_source=simulation')", timeout=15_000)
+    wait_settled(page)
     text = page.locator('[data-testid="stMain"]').inner_text()
     assert "Simulation · not HELM data" in text
     chart = page.locator('[data-testid="stPlotlyChart"]').first
@@ -79,7 +84,7 @@ def _reopen(browser, url: str, check) -> None:
 
 
 def test_calibration_state_round_trip(server, browser, page):
-    open_url(page, f"{server}/calibration")
+    open_url(page, f"{server}/calibration?cal_source=simulation")
     before = _metric(page, "ECE")
     # the over/under-confidence slider: two steps to the right with the keyboard
     thumb = page.locator('[data-testid="stSlider"]').filter(has_text="Under (−) / over (+) confidence") \
