@@ -374,7 +374,7 @@ def walk_plan(pages: list[str], steps: int, index: int) -> list[str]:
 
 
 async def one_turn(port: int, pid: int, links: list[str], n: int, walk_pages: list[str], steps: int,
-                   timeout: float, profile: Path | None = None) -> dict:
+                   timeout: float, profile: Path | None = None, cpu_log: Path | None = None) -> dict:
     viewers = [Viewer(port, i) for i in range(n)]
     result: dict = {"load_average": load_average()}
     spy = None if profile is None else start_profile(pid, profile)
@@ -386,6 +386,8 @@ async def one_turn(port: int, pid: int, links: list[str], n: int, walk_pages: li
             spy = None
         result["join"] = {"cpu_s": join.cpu_s, "wall_s": join.wall_s, "peak_rss_mb": join.peak_rss,
                           "client_cpu_s": join.client_cpu_s}
+        if cpu_log is not None:
+            result["cpu_log_join_end"] = cpu_log.stat().st_size
 
         async def walk(v: Viewer) -> list[Step]:
             done = []
@@ -489,101 +491,160 @@ def median_of(turns: list[dict], key: str) -> float:
     return statistics.median(vals) if vals else float("nan")
 
 
-def report(app: list[dict], floor: list[dict], n: int) -> dict:
+def report(turns: dict[str, list[dict]], n: int) -> dict:
     keys = ("p50", "p95", "max", "min", "p50_over_max", "cpu_per_viewer_ms", "cpu_utilisation", "join_wall_s",
             "page_p50", "page_p95", "page_max", "tab_p50", "tab_p95", "tab_max", "load_average")
-    med = {name: {k: median_of(turns, k) for k in keys} for name, turns in (("app", app), ("floor", floor))}
+    med = {name: {k: median_of(ts, k) for k in keys} for name, ts in turns.items()}
     ratio = {k: med["app"][k] / med["floor"][k] for k in ("p50", "p95", "max", "cpu_per_viewer_ms")
              if med["floor"][k]}
     for kind in ("page", "tab"):
         if med["app"][f"{kind}_p50"] == med["app"][f"{kind}_p50"] and med["floor"]["page_p50"]:
             ratio[f"{kind}_step_p50"] = med["app"][f"{kind}_p50"] / med["floor"]["page_p50"]
-    errors = {name: [e for t in turns for e in t["errors"]] for name, turns in (("app", app), ("floor", floor))}
-    peak_rss = max(t["peak_rss_mb"] for t in app)
-    before_last = med["app"]["p50_over_max"] < BEFORE_LAST_SHARE
+    if "shell" in med:
+        ratio.update({f"shell_{k}": med["shell"][k] / med["floor"][k] for k in ("p50", "cpu_per_viewer_ms")})
+    errors = {name: [e for t in ts for e in t["errors"]] for name, ts in turns.items()}
+    peak_rss = {name: max(t["peak_rss_mb"] for t in ts) for name, ts in turns.items()}
     budget = {"ratio_p50_within_1.2": ratio.get("p50", float("inf")) <= BUDGET_RATIO,
-              "p50_before_last": before_last, "no_errors": not errors["app"],
-              "rss_within_600_mb": peak_rss <= BUDGET_RSS_MB,
-              "all_served": all(t["served"] == t["viewers"] for t in app)}
-    return {"n": n, "median": med, "ratio": ratio, "errors": errors, "app_peak_rss_mb": peak_rss,
-            "floor_peak_rss_mb": max(t["peak_rss_mb"] for t in floor), "budget": budget,
+              "p50_before_last": med["app"]["p50_over_max"] < BEFORE_LAST_SHARE, "no_errors": not errors["app"],
+              "rss_within_600_mb": peak_rss["app"] <= BUDGET_RSS_MB,
+              "all_served": all(t["served"] == t["viewers"] for t in turns["app"])}
+    return {"n": n, "median": med, "ratio": ratio, "errors": errors, "peak_rss_mb": peak_rss, "budget": budget,
             "budget_met": all(budget.values())}
 
 
-def print_report(rep: dict, app: list[dict], floor: list[dict]) -> None:
+def print_report(rep: dict, turns: dict[str, list[dict]]) -> None:
     n = rep["n"]
     print(f"\n{n} joiners at once, time to first page (s); per turn: p50 / p95 / max, p50/max, server CPU per "
           "joiner, load average before the turn")
-    for name, turns in (("floor", floor), ("app", app)):
-        for i, t in enumerate(turns):
+    for name, ts in turns.items():
+        for i, t in enumerate(ts):
             print(f"  {name:<5} turn {i + 1}: {t['p50']:6.2f} / {t['p95']:6.2f} / {t['max']:6.2f}   "
-                  f"p50/max {t['p50_over_max']:.2f}   CPU {t['cpu_per_viewer_ms']:5.0f} ms/joiner "
+                  f"p50/max {t['p50_over_max']:.2f}   CPU {t['cpu_per_viewer_ms']:5.1f} ms/joiner "
                   f"({t['cpu_utilisation']:.2f} cores)   served {t['served']}/{t['viewers']}   "
                   f"load {t['load_average']:.1f}   RSS peak {t['peak_rss_mb']:.0f} MB")
     m, r = rep["median"], rep["ratio"]
-    print(f"median of turns: app p50 {m['app']['p50']:.2f} s, p95 {m['app']['p95']:.2f} s, max {m['app']['max']:.2f} s;"
-          f" floor p50 {m['floor']['p50']:.2f} s, p95 {m['floor']['p95']:.2f} s, max {m['floor']['max']:.2f} s")
+    print("median of turns: " + "; ".join(f"{name} p50 {m[name]['p50']:.2f} s, p95 {m[name]['p95']:.2f} s, "
+                                          f"max {m[name]['max']:.2f} s" for name in turns))
     print(f"ratio app/floor: p50 {r.get('p50', float('nan')):.2f} (budget {BUDGET_RATIO}), "
           f"p95 {r.get('p95', float('nan')):.2f}, max {r.get('max', float('nan')):.2f}, "
           f"server CPU per joiner {r.get('cpu_per_viewer_ms', float('nan')):.2f}")
-    print(f"p50 viewer served before the last (p50/max < {BEFORE_LAST_SHARE}): app {m['app']['p50_over_max']:.2f}, "
-          f"floor {m['floor']['p50_over_max']:.2f}")
+    if "shell_p50" in r:
+        print(f"ratio shell/floor (the app's router and sidebar with one chart as its page): p50 {r['shell_p50']:.2f}, "
+              f"server CPU per joiner {r['shell_cpu_per_viewer_ms']:.2f}")
+    print(f"p50 viewer served before the last (p50/max < {BEFORE_LAST_SHARE}): "
+          + ", ".join(f"{name} {m[name]['p50_over_max']:.2f}" for name in turns))
     for kind in ("page", "tab"):
         if m["app"][f"{kind}_p50"] == m["app"][f"{kind}_p50"]:
             print(f"walk, {kind} switches under {n} viewers: app p50 {m['app'][f'{kind}_p50']:.2f} s, "
                   f"p95 {m['app'][f'{kind}_p95']:.2f} s, max {m['app'][f'{kind}_max']:.2f} s"
                   + (f"; floor page switch p50 {m['floor']['page_p50']:.2f} s (x{r[f'{kind}_step_p50']:.2f})"
                      if f"{kind}_step_p50" in r else ""))
-    for name in ("app", "floor"):
+    for key, what in (("cpu_split", "the join"), ("cpu_split_walk", "the walk")):
+        splits = {name: [t[key] for t in ts if key in t] for name, ts in turns.items()}
+        if not any(splits.values()):
+            continue
+        print(f"server CPU per joiner in {what} (ms, median of turns; thread CPU time, which other processes' load "
+              "does not inflate):")
+        for name, ss in splits.items():
+            if ss:
+                keys = sorted({k for s in ss for k in s}, key=lambda k: (k != "run", k != "outside runs", k))
+                print(f"  {name:<5} " + ", ".join(f"{k} {statistics.median(s.get(k, 0.0) for s in ss):.1f}"
+                                                 for k in keys if k != "runs_per_joiner")
+                      + f" ({statistics.median(s['runs_per_joiner'] for s in ss):.1f} runs per joiner)")
+    for name in turns:
         errs = rep["errors"][name]
         print(f"errors ({name}): {len(errs)}" + "".join(f"\n    {e}" for e in sorted(set(errs))[:10]))
-    print(f"server peak RSS: app {rep['app_peak_rss_mb']:.0f} MB (budget {BUDGET_RSS_MB}), "
-          f"floor {rep['floor_peak_rss_mb']:.0f} MB")
+    print("server peak RSS: " + ", ".join(f"{name} {v:.0f} MB" for name, v in rep["peak_rss_mb"].items())
+          + f" (budget {BUDGET_RSS_MB} for the app)")
     print("budget: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in rep["budget"].items()))
 
 
+def cpu_split(log: Path, start: int, end: int, phase: dict, n: int) -> dict:
+    """The script runs logged between `start` and `end` (`--cpu-split`: one phase of a turn): thread CPU ms per
+    joiner, by what ran inside the runs, and the server's CPU outside them (event loop) per joiner."""
+    with log.open() as f:
+        f.seek(start)
+        runs = [json.loads(line) for line in f.read(max(0, end - start)).splitlines() if line.strip()]
+    keys = sorted({k for r in runs for k in r})
+    out = {k: sum(r.get(k, 0.0) for r in runs) / max(1, n) for k in keys}
+    out["runs_per_joiner"] = len(runs) / max(1, n)
+    out["outside runs"] = phase["cpu_s"] * 1e3 / max(1, n) - out.get("run", 0.0)
+    return out
+
+
 async def run(args) -> dict:
+    import contextlib
+
     from tests.e2e import conftest as e2e
 
     links = app_links(args.pages)
     walk_pages = [p.strip() for p in args.walk.split(",") if p.strip()] if args.walk else []
     walk_pages = ["" if p == "home" else p for p in walk_pages]
-    turns: dict[str, list[dict]] = {"app": [], "floor": []}
-    raw: dict[str, list[dict]] = {"app": [], "floor": []}
-    env = {} if args.gate is None else {"PYTHONPATH": str(ROOT / "bench" / "gate_site"),
-                                        "HELM_RUN_SLOTS": str(args.gate)}
-    with e2e.serving(env, script=ROOT / "Home.py") as app, e2e.serving(script=ROOT / "bench" / "floor_app.py") as floor:
-        ports = {"app": int(app.url.rsplit(":", 1)[1]), "floor": int(floor.url.rsplit(":", 1)[1])}
-        pids = {"app": app.pid, "floor": floor.pid}
-        logs = {name: drain(proc) for name, proc in (("app", app), ("floor", floor))}
-        setup = {"app": (links, walk_pages), "floor": (["/"], list(FLOOR_WALK))}
-        warm_errors = {}
-        for name in ("app", "floor"):
-            warm_errors[name] = await warm(ports[name], *setup[name], args.timeout)
-            print(f"warmed {name} (RSS {proc_rss_mb(pids[name]):.0f} MB)", flush=True)
+    env = {**({"HELM_RUN_SLOTS": str(args.gate)} if args.gate else {}),
+           **({"HELM_BENCH_EXAM_SPEC": "1"} if args.exam_spec else {})}
+    variants = str(ROOT / "bench" / "variants")
+    if env:
+        env["PYTHONPATH"] = variants
+    # name -> (script, server environment, the joiners' links, the walk's pages)
+    targets = {"floor": (ROOT / "bench" / "floor_app.py", {}, ["/"], list(FLOOR_WALK)),
+               "app": (ROOT / "Home.py", env, links, walk_pages)}
+    if args.shell:
+        targets["shell"] = (ROOT / "bench" / "shell_reference.py", {}, ["/"], [])
+    cpu_logs: dict[str, Path] = {}
+    if args.cpu_split:
+        args.cpu_split.mkdir(parents=True, exist_ok=True)
+        for name, t in targets.items():
+            cpu_logs[name] = args.cpu_split / f"{name}.jsonl"
+            cpu_logs[name].write_text("")
+            t[1].update({"PYTHONPATH": variants, "HELM_BENCH_CPU_LOG": str(cpu_logs[name]),
+                         **({"HELM_BENCH_CPU_APP": "1"} if name == "app" else {})})
+    turns: dict[str, list[dict]] = {name: [] for name in targets}
+    raw: dict[str, list[dict]] = {name: [] for name in targets}
+    warm_errors: dict[str, list[str]] = {}
+    with contextlib.ExitStack() as stack:
+        procs = {name: stack.enter_context(e2e.serving(t[1], script=t[0])) for name, t in targets.items()}
+        ports = {name: int(p.url.rsplit(":", 1)[1]) for name, p in procs.items()}
+        logs = {name: drain(p) for name, p in procs.items()}
+        for name, (_, _, t_links, t_walk) in targets.items():
+            warm_errors[name] = await warm(ports[name], t_links, t_walk, args.timeout)
+            print(f"warmed {name} (RSS {proc_rss_mb(procs[name].pid):.0f} MB)", flush=True)
             if warm_errors[name]:
                 tail = "".join(list(logs[name])[-20:])
                 raise SystemExit(f"the {name} server failed while warming: {sorted(set(warm_errors[name]))[:5]}"
                                  f"\nits last log lines:\n{tail}")
         for turn in range(args.turns):
-            order = ("floor", "app") if turn % 2 == 0 else ("app", "floor")
+            order = list(targets) if turn % 2 == 0 else list(reversed(targets))
             for name in order:
                 await asyncio.sleep(args.pause)
                 prof = args.profile / f"{name}_turn{turn + 1}.txt" if args.profile else None
-                t = await one_turn(ports[name], pids[name], setup[name][0], args.n, setup[name][1],
-                                   args.steps, args.timeout, prof)
+                mark = cpu_logs[name].stat().st_size if name in cpu_logs else 0
+                t = await one_turn(ports[name], procs[name].pid, targets[name][2], args.n, targets[name][3],
+                                   args.steps, args.timeout, prof, cpu_logs.get(name))
                 raw[name].append(t)
                 s = summarise(t)
+                if name in cpu_logs:
+                    mid, end = t["cpu_log_join_end"], cpu_logs[name].stat().st_size
+                    s["cpu_split"] = cpu_split(cpu_logs[name], mark, mid, t["join"], args.n)
+                    if "walk" in t and end > mid:
+                        s["cpu_split_walk"] = cpu_split(cpu_logs[name], mid, end, t["walk"], args.n)
                 turns[name].append(s)
                 print(f"turn {turn + 1} {name:<5}: p50 {s['p50']:.2f} s, p95 {s['p95']:.2f} s, max {s['max']:.2f} s, "
                       f"served {s['served']}/{s['viewers']}, errors {len(s['errors'])}, load {s['load_average']:.1f}",
                       flush=True)
-    rep = report(turns["app"], turns["floor"], args.n)
-    rep.update({"turns": turns, "links": links, "walk": walk_pages, "steps": args.steps, "quiet_s": QUIET_S,
-                "warm_errors": warm_errors})
+    rep = report(turns, args.n)
+    rep.update({"variant": {"gate": args.gate, "exam_spec": args.exam_spec}, "turns": turns, "links": links,
+                "walk": walk_pages, "steps": args.steps, "quiet_s": QUIET_S, "warm_errors": warm_errors})
     if args.raw:
         rep["raw"] = raw
-    print_report(rep, turns["app"], turns["floor"])
+    print_report(rep, turns)
+    if args.profile:
+        from bench.server_profile import attribute, parse, print_attribution
+
+        for name in targets:
+            files = sorted(args.profile.glob(f"{name}_turn*.txt"))
+            stacks = [s for f in files for s in parse(f)]
+            rep.setdefault("profile", {})[name] = a = attribute(stacks, args.n * len(files))
+            print_attribution(a, f"{name}, {len(files)} join(s) of {args.n}")
     return rep
 
 
@@ -604,8 +665,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pause", type=float, default=2.0, help="seconds of rest before each turn")
     ap.add_argument("--raw", action="store_true", help="keep every viewer's steps in the JSON")
     ap.add_argument("--gate", type=int, default=None, metavar="SLOTS",
-                    help="run the app's pages through ui.run_gate with SLOTS runs at a time (bench/gate_site), "
+                    help="run the app's pages through ui.run_gate with SLOTS runs at a time (bench/variants), "
                          "to measure that change before Home.py takes it")
+    ap.add_argument("--shell", action="store_true",
+                    help="also time the app's shell with one chart as its page (bench/shell_reference.py), in turns")
+    ap.add_argument("--cpu-split", type=Path, default=None, metavar="DIR",
+                    help="log each script run's thread CPU time, split by part (page, st.plotly_chart, message hash, "
+                         "the home page's exam figure), to DIR/<target>.jsonl and print it per joiner "
+                         "(bench/variants; unlike --profile, not inflated by other processes' load)")
+    ap.add_argument("--exam-spec", action="store_true",
+                    help="the home page's exam chart from a cached figure spec (bench/variants)")
     ap.add_argument("--profile", type=Path, default=None, metavar="DIR",
                     help="record the server with py-spy during each join (GIL holder only, raw stacks in DIR) and "
                          "print where the first runs' time goes (bench.server_profile)")
