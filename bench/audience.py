@@ -103,6 +103,7 @@ class Viewer:
         self.messages = 0
         self.nbytes = 0
         self.errors: list[str] = []
+        self.texts: list[str] = []  # the current run's markdown and headings (a test reads what a viewer sees)
         self.closed: str | None = None
 
     # -- receiving -------------------------------------------------------------------------------------------
@@ -139,7 +140,7 @@ class Viewer:
         if kind == "new_session":
             ns = msg.new_session
             self.finished_ok = False
-            self.tabs = {}
+            self.tabs, self.texts = {}, []
             self.max_age = ns.config.max_cached_message_age or self.max_age
             self.page_hash = ns.page_script_hash
             for p in ns.app_pages:
@@ -168,9 +169,12 @@ class Viewer:
     def _delta(self, msg: ForwardMsg) -> None:
         delta = msg.delta
         path = tuple(msg.metadata.delta_path)
-        if delta.WhichOneof("type") == "new_element" and delta.new_element.WhichOneof("type") == "exception":
+        element = delta.new_element.WhichOneof("type") if delta.WhichOneof("type") == "new_element" else None
+        if element == "exception":
             exc = delta.new_element.exception
             self.errors.append(f"exception {exc.type}: {exc.message[:200]}")
+        elif element in ("markdown", "heading"):
+            self.texts.append(getattr(delta.new_element, element).body)
         elif delta.WhichOneof("type") == "add_block":
             block = delta.add_block
             if block.WhichOneof("type") == "tab_container" and block.tab_container.id:
