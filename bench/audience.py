@@ -103,7 +103,9 @@ class Viewer:
         self.messages = 0
         self.nbytes = 0
         self.errors: list[str] = []
-        self.texts: list[str] = []  # the current run's markdown and headings (a test reads what a viewer sees)
+        # The current run's markdown, headings, metrics ("label: value") and chart alt texts ("chart: alt"): what a
+        # test reads to check that a viewer sees its own state.
+        self.texts: list[str] = []
         self.closed: str | None = None
 
     # -- receiving -------------------------------------------------------------------------------------------
@@ -175,6 +177,10 @@ class Viewer:
             self.errors.append(f"exception {exc.type}: {exc.message[:200]}")
         elif element in ("markdown", "heading"):
             self.texts.append(getattr(delta.new_element, element).body)
+        elif element == "metric":
+            self.texts.append(f"{delta.new_element.metric.label}: {delta.new_element.metric.body}")
+        elif element == "plotly_chart" and delta.new_element.plotly_chart.alt:
+            self.texts.append(f"chart: {delta.new_element.plotly_chart.alt}")
         elif delta.WhichOneof("type") == "add_block":
             block = delta.add_block
             if block.WhichOneof("type") == "tab_container" and block.tab_container.id:
@@ -438,6 +444,8 @@ def summarise(turn: dict) -> dict:
            "client_cpu_s": turn["join"]["client_cpu_s"] + turn.get("walk", {}).get("client_cpu_s", 0.0),
            "peak_rss_mb": max(turn["join"]["peak_rss_mb"], turn.get("walk", {}).get("peak_rss_mb", 0.0)),
            "rss_after_mb": turn["rss_after_mb"]}
+    if "walk" in turn:
+        out["walk_wall_s"], out["walk_cpu_s"] = turn["walk"]["wall_s"], turn["walk"]["cpu_s"]
     out["cpu_per_viewer_ms"] = out["join_cpu_s"] / max(1, out["viewers"]) * 1e3
     out["cpu_utilisation"] = out["join_cpu_s"] / out["join_wall_s"] if out["join_wall_s"] else float("nan")
     out["p50_over_max"] = out["p50"] / out["max"] if out["max"] else float("nan")
@@ -497,7 +505,7 @@ def median_of(turns: list[dict], key: str) -> float:
 
 def report(turns: dict[str, list[dict]], n: int) -> dict:
     keys = ("p50", "p95", "max", "min", "p50_over_max", "cpu_per_viewer_ms", "cpu_utilisation", "join_wall_s",
-            "page_p50", "page_p95", "page_max", "tab_p50", "tab_p95", "tab_max", "load_average")
+            "walk_wall_s", "walk_cpu_s", "page_steps", "tab_steps", "page_p50", "page_p95", "page_max", "tab_p50", "tab_p95", "tab_max", "load_average")
     med = {name: {k: median_of(ts, k) for k in keys} for name, ts in turns.items()}
     ratio = {k: med["app"][k] / med["floor"][k] for k in ("p50", "p95", "max", "cpu_per_viewer_ms")
              if med["floor"][k]}
@@ -537,6 +545,10 @@ def print_report(rep: dict, turns: dict[str, list[dict]]) -> None:
               f"server CPU per joiner {r['shell_cpu_per_viewer_ms']:.2f}")
     print(f"p50 viewer served before the last (p50/max < {BEFORE_LAST_SHARE}): "
           + ", ".join(f"{name} {m[name]['p50_over_max']:.2f}" for name in turns))
+    if m["app"]["walk_wall_s"] == m["app"]["walk_wall_s"]:
+        print(f"walk: {m['app']['page_steps'] + (m['app']['tab_steps'] if m['app']['tab_steps'] == m['app']['tab_steps'] else 0):.0f} "
+              f"steps of {n} viewers at once in {m['app']['walk_wall_s']:.1f} s wall, server CPU "
+              f"{m['app']['walk_cpu_s']:.1f} s (each step waits {QUIET_S} s of quiet before the next)")
     for kind in ("page", "tab"):
         if m["app"][f"{kind}_p50"] == m["app"][f"{kind}_p50"]:
             print(f"walk, {kind} switches under {n} viewers: app p50 {m['app'][f'{kind}_p50']:.2f} s, "
