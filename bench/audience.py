@@ -597,7 +597,7 @@ async def run(args) -> dict:
     walk_pages = [p.strip() for p in args.walk.split(",") if p.strip()] if args.walk else []
     walk_pages = ["" if p == "home" else p for p in walk_pages]
     env = {**({"HELM_RUN_SLOTS": str(args.gate)} if args.gate else {}),
-           **({"HELM_BENCH_EXAM_SPEC": "1"} if args.exam_spec else {})}
+           **({"HELM_BENCH_EXAM_SPEC": args.exam_spec} if args.exam_spec else {})}
     variants = str(ROOT / "bench" / "variants")
     if env:
         env["PYTHONPATH"] = variants
@@ -613,7 +613,7 @@ async def run(args) -> dict:
             cpu_logs[name] = args.cpu_split / f"{name}.jsonl"
             cpu_logs[name].write_text("")
             t[1].update({"PYTHONPATH": variants, "HELM_BENCH_CPU_LOG": str(cpu_logs[name]),
-                         **({"HELM_BENCH_CPU_APP": "1"} if name == "app" else {})})
+                         **({"HELM_BENCH_CPU_APP": "1", "HELM_BENCH_CPU_WRAP": args.cpu_wrap} if name == "app" else {})})
     turns: dict[str, list[dict]] = {name: [] for name in targets}
     raw: dict[str, list[dict]] = {name: [] for name in targets}
     warm_errors: dict[str, list[str]] = {}
@@ -689,8 +689,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="log each script run's thread CPU time, split by part (page, st.plotly_chart, message hash, "
                          "the home page's exam figure), to DIR/<target>.jsonl and print it per joiner "
                          "(bench/variants; unlike --profile, not inflated by other processes' load)")
-    ap.add_argument("--exam-spec", action="store_true",
-                    help="the home page's exam chart from a cached figure spec (bench/variants)")
+    ap.add_argument("--cpu-wrap", default="", metavar="MOD:ATTR,...",
+                    help="with --cpu-split, also time these functions in the app's runs, e.g. "
+                         "ui.real_runs:example_card,streamlit.runtime.caching.cache_utils:CachedFunc.__call__")
+    ap.add_argument("--exam-spec", nargs="?", const="1", default=None, choices=("1", "json"),
+                    help="the home page's exam chart from a cached figure spec (bench/variants); 'json': the spec "
+                         "as plain JSON types, handed to st.plotly_chart without its copy and cleaning")
     ap.add_argument("--profile", type=Path, default=None, metavar="DIR",
                     help="record the server with py-spy during each join (GIL holder only, raw stacks in DIR) and "
                          "print where the first runs' time goes (bench.server_profile)")

@@ -6,7 +6,9 @@ Home.py stays the main script (page paths resolve as in the app).
   `with run_gate.slot(): pg.run()` in Home.py does.
 - HELM_BENCH_EXAM_SPEC=1 (--exam-spec): the home page's exam dot matrix is built once per (exam, order,
   orientation) and each run gets `charts.figure(spec)` of it, which is what the page gets from the cached-spec
-  pattern the other pages use (`exam_spec = cache.on_release(...)`, `charts.figure(exam_spec(models, compact))`)."""
+  pattern the other pages use (`exam_spec = cache.on_release(...)`, `charts.figure(exam_spec(models, compact))`).
+- HELM_BENCH_EXAM_SPEC=json (--exam-spec json): the same, with the spec cached as plain JSON types and handed to
+  st.plotly_chart by a figure whose to_dict() returns it (see _JsonSpecFigure)."""
 import os
 import sys
 from pathlib import Path
@@ -27,13 +29,28 @@ if os.environ.get("HELM_RUN_SLOTS"):
     StreamlitPage.run = _gated_run
 
 if os.environ.get("HELM_BENCH_EXAM_SPEC"):
+    import json as _json
     import threading
 
     import pandas as pd
+    import plotly.graph_objects as go
 
     from ui import charts
 
     _build, _specs, _lock = charts.exam_dot_matrix, {}, threading.Lock()
+    _frozen = os.environ["HELM_BENCH_EXAM_SPEC"] == "json"
+
+    class _JsonSpecFigure(go.Figure):
+        """--exam-spec json: a figure whose to_dict() is its cached spec, already plain JSON types (lists, not
+        object arrays), so st.plotly_chart neither deep-copies it (to_dict) nor walks it in Python (plotly's
+        to_json takes the encoder's C path). Read-only: a layout change after this would not reach the chart."""
+
+        def __init__(self, spec):
+            super().__init__(spec, _validate=False)
+            self._json_spec = spec
+
+        def to_dict(self):
+            return self._json_spec
 
     def _exam_from_spec(exam, model_order, scenario_order, **kw):
         key = (int(pd.util.hash_pandas_object(exam, index=False).sum()), tuple(model_order), tuple(scenario_order),
@@ -41,10 +58,11 @@ if os.environ.get("HELM_BENCH_EXAM_SPEC"):
         with _lock:
             spec = _specs.get(key)
         if spec is None:
-            spec = _build(exam, model_order, scenario_order, **kw).to_dict()
+            fig = _build(exam, model_order, scenario_order, **kw)
+            spec = _json.loads(fig.to_json()) if _frozen else fig.to_dict()
             with _lock:
                 _specs[key] = spec
-        return charts.figure(spec)
+        return _JsonSpecFigure(spec) if _frozen else charts.figure(spec)
 
     charts.exam_dot_matrix = _exam_from_spec
 
@@ -103,6 +121,16 @@ if os.environ.get("HELM_BENCH_CPU_LOG"):
     _st.plotly_chart = _timed("st.plotly_chart", _st.plotly_chart)  # bound to the main container at import
     script_run_context.populate_hash_if_needed = _timed("message hash", script_run_context.populate_hash_if_needed)
     if os.environ.get("HELM_BENCH_CPU_APP"):
+        import importlib
+
         from ui import charts as _charts
 
         _charts.exam_dot_matrix = _timed("exam figure build", _charts.exam_dot_matrix)
+        # More parts to time, `module:attribute[.attribute]` comma-separated (each its own key in the split).
+        for spec in filter(None, os.environ.get("HELM_BENCH_CPU_WRAP", "").split(",")):
+            mod, _, attr = spec.partition(":")
+            owner = importlib.import_module(mod)
+            *path, last = attr.split(".")
+            for part in path:
+                owner = getattr(owner, part)
+            setattr(owner, last, _timed(spec.rsplit(":", 1)[1], getattr(owner, last)))
