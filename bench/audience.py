@@ -703,7 +703,9 @@ def main(argv: list[str] | None = None) -> int:
     rep = asyncio.run(run(args))
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(rep, indent=2, default=str) + "\n")
+        from bench.run import _json_safe
+
+        args.out.write_text(json.dumps(_json_safe(rep), indent=2, default=str, allow_nan=False) + "\n")
         print(f"wrote {args.out}")
     return 0 if rep["budget_met"] else 1
 
