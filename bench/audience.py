@@ -58,6 +58,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from websockets.asyncio.client import connect
 
+from bench.browser import rss_mb
+
 ROOT = Path(__file__).resolve().parents[1]
 QUIET_S = 0.5
 PROFILE_RATE = 200  # py-spy samples per second
@@ -308,13 +310,6 @@ def proc_cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def proc_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
 def load_average() -> float:
     return float(Path("/proc/loadavg").read_text().split()[0])
 
@@ -327,7 +322,7 @@ class Sampler:
 
     async def _run(self) -> None:
         while True:
-            self.peak_rss = max(self.peak_rss, proc_rss_mb(self.pid))
+            self.peak_rss = max(self.peak_rss, rss_mb(self.pid))
             await asyncio.sleep(0.1)
 
     def __enter__(self):
@@ -337,7 +332,7 @@ class Sampler:
 
     def __exit__(self, *exc):
         self.task.cancel()
-        self.peak_rss = max(self.peak_rss, proc_rss_mb(self.pid))
+        self.peak_rss = max(self.peak_rss, rss_mb(self.pid))
         self.cpu_s = proc_cpu_s(self.pid) - self.cpu0
         self.wall_s = time.perf_counter() - self.wall0
         self.client_cpu_s = time.process_time() - self.own0
@@ -422,7 +417,7 @@ async def one_turn(port: int, pid: int, links: list[str], n: int, walk_pages: li
         if spy is not None:
             stop_profile(spy)
         await asyncio.gather(*[v.close() for v in viewers], return_exceptions=True)
-    result["rss_after_mb"] = proc_rss_mb(pid)
+    result["rss_after_mb"] = rss_mb(pid)
     result["first"] = [s.__dict__ for s in firsts]
     result["steps"] = [s.__dict__ for w in walks for s in w]
     return result
@@ -623,7 +618,7 @@ async def run(args) -> dict:
         logs = {name: drain(p) for name, p in procs.items()}
         for name, (_, _, t_links, t_walk) in targets.items():
             warm_errors[name] = await warm(ports[name], t_links, t_walk, args.timeout)
-            print(f"warmed {name} (RSS {proc_rss_mb(procs[name].pid):.0f} MB)", flush=True)
+            print(f"warmed {name} (RSS {rss_mb(procs[name].pid):.0f} MB)", flush=True)
             if warm_errors[name]:
                 tail = "".join(list(logs[name])[-20:])
                 raise SystemExit(f"the {name} server failed while warming: {sorted(set(warm_errors[name]))[:5]}"
