@@ -6,7 +6,8 @@ first page at ~2.6 s, bench/README.md). In turns, the first viewer is served aft
 viewer after half the total, for the same total. `SLOTS` runs at a time (default 2, `HELM_RUN_SLOTS`) keep a run
 that waits on a file from holding up the rest.
 
-Home.py wraps its page's run: `with run_gate.slot(): pg.run()`. A run that ends early (st.stop, st.rerun,
+Meant for Home.py, around its page's run: `with run_gate.slot(): pg.run()` (proposed; until Home.py takes it,
+`python -m bench.audience --gate 2` measures it through bench/variants). A run that ends early (st.stop, st.rerun,
 st.switch_page, an error) leaves the block by its exception and frees its slot."""
 from __future__ import annotations
 
@@ -15,7 +16,18 @@ import os
 import threading
 from collections.abc import Iterator
 
-SLOTS = max(1, int(os.environ.get("HELM_RUN_SLOTS", "2")))
+DEFAULT_SLOTS = 2
+
+
+def _slots_from(raw: str | None) -> int:
+    """HELM_RUN_SLOTS as a count of at least 1; the default when unset or not a whole number."""
+    try:
+        return max(1, int(raw)) if raw is not None else DEFAULT_SLOTS
+    except ValueError:
+        return DEFAULT_SLOTS
+
+
+SLOTS = _slots_from(os.environ.get("HELM_RUN_SLOTS"))
 _slots = threading.BoundedSemaphore(SLOTS)  # waiters are woken in the order they came (threading.Condition)
 
 

@@ -44,7 +44,7 @@ def test_a_run_that_raises_frees_its_slot(two_slots, exc):
     assert two_slots.acquire(blocking=False) is False
 
 
-@pytest.mark.parametrize("raw, expected", [("1", 1), ("3", 3), ("0", 1), ("-2", 1)])
+@pytest.mark.parametrize("raw, expected", [("1", 1), ("3", 3), ("0", 1), ("-2", 1), ("two", 2), ("", 2)])
 def test_slots_from_the_environment(monkeypatch, raw, expected):
     import importlib
 
