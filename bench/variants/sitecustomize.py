@@ -1,5 +1,6 @@
-"""Bench only: `python -m bench.audience --gate N` or `--exam-spec` starts the app's server with this folder on
-PYTHONPATH, so changes proposed for Home.py and the home page can be measured before those files take them.
+"""Bench only: `python -m bench.audience --gate N`, `--exam-spec` or `--cpu-split DIR` starts the app's server with
+this folder on PYTHONPATH, so changes proposed for Home.py and the home page can be measured before those files
+take them, and each run's CPU time split by part.
 Home.py stays the main script (page paths resolve as in the app).
 
 - HELM_RUN_SLOTS=N (--gate N): every page run goes through ui.run_gate.slot(), which is what the one-line change
@@ -8,7 +9,8 @@ Home.py stays the main script (page paths resolve as in the app).
   orientation) and each run gets `charts.figure(spec)` of it, which is what the page gets from the cached-spec
   pattern the other pages use (`exam_spec = cache.on_release(...)`, `charts.figure(exam_spec(models, compact))`).
 - HELM_BENCH_EXAM_SPEC=json (--exam-spec json): the same, with the spec cached as plain JSON types and handed to
-  st.plotly_chart by a figure whose to_dict() returns it (see _JsonSpecFigure)."""
+  st.plotly_chart by a figure whose to_dict() returns it (see _JsonSpecFigure).
+- HELM_BENCH_CPU_LOG=FILE (--cpu-split): one JSON line per script run, its thread CPU time split by part (below)."""
 import os
 import sys
 from pathlib import Path
