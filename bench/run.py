@@ -169,6 +169,8 @@ def _json_safe(obj):
     """NaN (no widget to time, say) becomes null, so results.json is strict JSON."""
     if isinstance(obj, dict):
         return {k: _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_json_safe(v) for v in obj]
     if isinstance(obj, float) and obj != obj:
         return None
     return obj

@@ -61,7 +61,8 @@ def metric_groups_text(measured: int, total: int = len(CORE_GROUPS)) -> str:
 def bookkeeping_metrics(release: Release) -> list[str]:
     """HELM's "General information" column names the release holds (# eval, # train, truncated, ...), in order."""
     res = release.results
-    return list(dict.fromkeys(res.loc[res["metric_group"].isin(BOOKKEEPING_GROUPS), "metric"].astype(str)))
+    # unique() keeps the order of first appearance and is vectorised (the element-wise version took ~5 ms).
+    return [str(m) for m in res.loc[res["metric_group"].isin(BOOKKEEPING_GROUPS), "metric"].unique()]
 
 
 def blank_owners(release: Release, models: Iterable[str] | None = None) -> pd.DataFrame:

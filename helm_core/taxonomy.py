@@ -66,7 +66,9 @@ def groups_with_values(release: Release, models: Iterable[str] | None = None,
     mask = res["value"].notna()
     if models is not None:
         mask &= res["model"].isin(set(models))
-    present = set(res.loc[mask, "metric_group"])
+    # unique() first: iterating a string column element by element (pyarrow-backed in pandas 3) took ~8 ms on
+    # classic, on every home-page run of every session.
+    present = set(res["metric_group"][mask].unique())
     return [g for g in groups if g in present]
 
 
