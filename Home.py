@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from helm_core import fmt
-from ui import cache, components, nav, presenter, showtime, state, viewport
+from ui import cache, components, nav, presenter, run_gate, showtime, state, viewport
 
 state.start_run()
 presenter.read_url()
@@ -95,7 +95,11 @@ counter = presenter.bar(pg.url_path) if presenter.is_on() else None
 if follow_slot is not None:
     with follow_slot:
         showtime.follow_bar(pg.url_path)
-pg.run()
+# Page runs take turns (ui/run_gate.py): an audience that joins at once is served one after another, the median
+# viewer long before the last, instead of every run sharing the interpreter and finishing together. The
+# presenter's own runs never wait.
+with run_gate.slot(wait=not presenter.is_on()):
+    pg.run()
 if counter is not None:
     presenter.show_counter(counter, pg.url_path)
 presenter.write_url()

@@ -6,8 +6,9 @@ first page at ~2.6 s, bench/README.md). In turns, the first viewer is served aft
 viewer after half the total, for the same total. `SLOTS` runs at a time (default 2, `HELM_RUN_SLOTS`) keep a run
 that waits on a file from holding up the rest.
 
-Meant for Home.py, around its page's run: `with run_gate.slot(): pg.run()` (proposed; until Home.py takes it,
-`python -m bench.audience --gate 2` measures it through bench/variants). A run that ends early (st.stop, st.rerun,
+Home.py runs every page inside `with run_gate.slot(wait=not presenter.is_on()): pg.run()` (the router and the
+sidebar stay outside, and the presenter never waits). `python -m bench.audience --gate 2` measures the gate through
+bench/variants on a tree that has none. A run that ends early (st.stop, st.rerun,
 st.switch_page, an error) leaves the block by its exception and frees its slot."""
 from __future__ import annotations
 
@@ -32,7 +33,11 @@ _slots = threading.BoundedSemaphore(SLOTS)  # waiters are woken in the order the
 
 
 @contextlib.contextmanager
-def slot() -> Iterator[None]:
-    """Hold one of the process's run slots for the block."""
+def slot(*, wait: bool = True) -> Iterator[None]:
+    """Hold one of the process's run slots for the block. `wait=False` (the presenter on stage): run now, outside
+    the turns, so an audience joining at once never holds up the presenter's next slide."""
+    if not wait:
+        yield
+        return
     with _slots:
         yield

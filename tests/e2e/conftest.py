@@ -61,11 +61,18 @@ def start_server(port: int, extra_env: dict | None = None, script: Path = ROOT /
     cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.port", str(port),
            "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none"]
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # The server's output goes to a file, never a pipe nobody reads: once a pipe's ~64 KB buffer is full (a long run
+    # of logged app errors), every thread that logs blocks and the server hangs.
+    import tempfile
+
+    log = tempfile.NamedTemporaryFile(prefix="streamlit-", suffix=".log", delete=False)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc.log_path = log.name  # type: ignore[attr-defined]
+    log.close()
     deadline = time.time() + 60
     while time.time() < deadline:
         if proc.poll() is not None:
-            out = proc.stdout.read()
+            out = Path(proc.log_path).read_text(encoding="utf-8", errors="replace")  # type: ignore[attr-defined]
             raise (PortTaken if "already in use" in out else RuntimeError)(f"streamlit exited early:\n{out}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
