@@ -47,8 +47,9 @@ from helm_core import fmt
 
 @dataclass(frozen=True)
 class Chart:
-    """A plotly figure as a slide's main visual, with its text alternative and the data behind it."""
-    figure: go.Figure
+    """A plotly figure (or its plain spec, e.g. a cached `*_spec` dict) as a slide's main visual, with its text
+    alternative and the data behind it."""
+    figure: go.Figure | dict
     key: str
     alt: str
     data: pd.DataFrame | None = None
@@ -250,13 +251,15 @@ def stage_height(point: str) -> int:
 
 
 def styled_figure(chart: Chart, ctx: Ctx, point: str) -> go.Figure:
-    """The chart's figure dressed for the mode and theme (ui.stage), stretched to the stage in presenter mode."""
+    """The chart's figure dressed for the mode and theme (ui.stage), stretched to the stage in presenter mode; a
+    figure Streamlit serialises as it is (ui.stage.SpecFigure)."""
     from . import stage
 
-    fig = stage.style(chart.figure, mode="presenter" if ctx.presenter else ctx.mode, theme=ctx.theme)
+    source = chart.figure if isinstance(chart.figure, dict) else chart.figure.to_plotly_json()
+    spec = stage.style_spec(source, mode="presenter" if ctx.presenter else ctx.mode, theme=ctx.theme)
     if ctx.presenter and chart.fit:
-        fig.update_layout(height=stage_height(point))
-    return fig
+        spec["layout"]["height"] = stage_height(point)
+    return stage.SpecFigure(spec)
 
 
 def talk_text(view: View) -> list[str]:
