@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The project's one test command: installs what the tests need, then runs the whole suite
-# (unit tests, AppTest page tests, browser tests in Debian's Chromium). Extra arguments go to pytest.
-#   bash scripts/test.sh            the whole suite, on 3 workers (pytest-xdist, --dist loadgroup: two groups of
-#                                   browser tests, each on one worker against that worker's shared server, the
-#                                   load test and the own-server modules on the third, the rest spread over all)
+# The project's one test command: installs what the tests need, then runs the whole suite (unit tests, AppTest page
+# tests, browser tests in Debian's Chromium) in two phases. Extra arguments go to pytest (both phases).
+#   bash scripts/test.sh            phase 1: everything but the timing tests, on 3 workers (pytest-xdist,
+#                                   --dist loadgroup: the browser tests in groups, each on one worker against that
+#                                   worker's shared server; the unit and AppTest tests fill the workers);
+#                                   phase 2: the tests whose verdict is a time under load (marked `alone`: the load
+#                                   test, the live episode), one process, nothing beside them
 #   bash scripts/test.sh fast       the inner loop: unit + AppTest tests, no browser (-m "not browser")
-#   HELM_TEST_WORKERS=1 bash scripts/test.sh ...   one process (or pass -n yourself); 0 also means no xdist
+#   HELM_TEST_WORKERS=1 bash scripts/test.sh ...   phase 1 on one process (or pass -n yourself)
+# The exit status is non-zero when any test of either phase failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY="${PYTHON:-python3}"
@@ -30,8 +33,8 @@ if [ "$FAST" = "0" ] && [ ! -x /usr/bin/chromium ]; then
 fi
 
 ARGS=()
-# Three workers for the whole suite (the browser groups wait on pages as much as they compute); two for the
-# inner loop, whose AppTests keep both cores busy on their own.
+# Three workers for phase 1 (the browser groups wait on pages as much as they compute); two for the inner loop,
+# whose AppTests keep both cores busy on their own.
 if [ "$FAST" = "1" ]; then WORKERS="${HELM_TEST_WORKERS:-2}"; else WORKERS="${HELM_TEST_WORKERS:-3}"; fi
 own_workers=0
 for a in "$@"; do
@@ -40,8 +43,38 @@ done
 if [ "$own_workers" = "0" ] && [ "$WORKERS" -gt 1 ]; then
   ARGS+=(-n "$WORKERS" --dist loadgroup)
 fi
+
 if [ "$FAST" = "1" ]; then
-  ARGS+=(-m "not browser")
+  exec "$PY" -m pytest ${ARGS[@]+"${ARGS[@]}"} -m "not browser" "$@"
 fi
 
-exec "$PY" -m pytest ${ARGS[@]+"${ARGS[@]}"} "$@"
+# pytest exits 5 when a phase selects no test (e.g. arguments naming one file): not a failure.
+run_phase() {
+  local code=0
+  "$PY" -m pytest "$@" || code=$?
+  if [ "$code" = "5" ]; then code=0; fi
+  return "$code"
+}
+
+# Phase 2 runs on one process: the arguments, less any worker count.
+ALONE_ARGS=()
+skip=0
+for a in "$@"; do
+  if [ "$skip" = "1" ]; then skip=0; continue; fi
+  case "$a" in
+    -n|--numprocesses|--dist) skip=1 ;;
+    -n[0-9]*|--numprocesses=*|--dist=*|no:xdist|-pno:xdist) ;;
+    *) ALONE_ARGS+=("$a") ;;
+  esac
+done
+
+status=0
+start=$(date +%s)
+echo "== phase 1: every test but the timing tests, ${WORKERS} worker(s)"
+run_phase ${ARGS[@]+"${ARGS[@]}"} -m "not alone" "$@" || status=$?
+mid=$(date +%s)
+echo "== phase 2: the timing tests (load test, live episode), alone"
+run_phase -p no:xdist -m alone ${ALONE_ARGS[@]+"${ALONE_ARGS[@]}"} || { code=$?; [ "$status" != "0" ] || status=$code; }
+end=$(date +%s)
+echo "== phase 1 $((mid - start)) s, phase 2 $((end - mid)) s, in all $((end - start)) s"
+exit "$status"

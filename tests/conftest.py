@@ -78,12 +78,14 @@ def pytest_collection_modifyitems(config, items):
         path = Path(str(item.path))
         if E2E in path.parents:
             item.add_marker(pytest.mark.browser)
+            if path.name in ALONE_MODULES:
+                item.add_marker(pytest.mark.alone)
             item.add_marker(pytest.mark.xdist_group(xdist_group_of(path.name)))
             browser.append(item)
     # Browser tests first (the load test first of all): xdist hands out the big groups before the single tests,
     # and without workers the long walks start while the machine is fresh. Tests do not depend on their order.
     rest = [i for i in items if i not in browser]
-    browser.sort(key=lambda i: Path(str(i.path)).name != "test_concurrent.py")
+    browser.sort(key=lambda i: Path(str(i.path)).name not in ALONE_MODULES)
     items[:] = browser + rest
 
 
