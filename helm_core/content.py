@@ -124,6 +124,7 @@ EVIDENCE_KINDS: dict[str, str] = {
     "seed_spread": "the widest min–max ranges over HELM's three in-context-example seeds",
     "contamination": "the cells HELM flags as contaminated (☠ strong, ⚠ weaker)",
     "moving_target": "the paper's numbers for one cell beside this release's",
+    "release_groups": "the metric groups each bundled release measures (HELM classic and its successors)",
     "claims": "paper claims only (the data cannot show this)",
 }
 STUDY_KINDS = ("evaluation", "grouped")  # grouped = listed with the targeted scenarios but not one of the 7
@@ -611,6 +612,23 @@ def studies_table(studies: Studies, claims: dict[str, Claim]) -> pd.DataFrame:
         })
     return pd.DataFrame(rows, columns=["id", "study", "kind", "section", "new_scenarios", "reused_core", "scenarios",
                                        "metrics", "finding", "confidence"])
+
+
+def claims_table(claims: dict[str, Claim], ids) -> pd.DataFrame:
+    """The claims `ids` as one table, in that order: a short head (the statement's lead before its first ": ", when
+    it has one of at most 40 characters, e.g. "Missing metrics"), the rest of the statement, where it comes from and
+    its confidence. Columns: claim, head, statement, source, confidence. Raises DataError for an unknown id."""
+    rows = []
+    for cid in ids:
+        c = claims.get(cid)
+        if c is None:
+            raise DataError(f"unknown claim {cid!r}")
+        head, sep, rest = c.statement.partition(": ")
+        if not sep or len(head) > 40:
+            head, rest = "", c.statement
+        rows.append({"claim": cid, "head": head, "statement": rest[:1].upper() + rest[1:], "source": c.source,
+                     "confidence": c.confidence})
+    return pd.DataFrame(rows, columns=["claim", "head", "statement", "source", "confidence"])
 
 
 def load_time_plan(path: Path | None = None) -> dict[str, float]:
