@@ -251,6 +251,13 @@ class Thread:
     links: tuple[Link, ...]
     references: tuple[str, ...]
     episodes: tuple[Episode, ...] = ()
+    number: str = ""  # the kind of number the thread rests on (helm_core.threads.NUMBER_KINDS)
+    number_view: str = ""  # the target of the link (one of `links`) whose view shows that number
+
+    @property
+    def number_link(self) -> Link | None:
+        """The link whose view shows the thread's number."""
+        return next((link for link in self.links if link.target == self.number_view), None)
 
 
 @dataclass(frozen=True)
@@ -459,10 +466,18 @@ def load_threads(path: str | Path | None = None) -> tuple[Thread, ...]:
             if not ep["url"].startswith("https://"):
                 raise DataError(f"{ew}: url must start with https://")
             episodes.append(Episode(title=ep["title"], url=ep["url"], date=_str(ep, "date", ew)))
+        number, number_view = _str(e, "number", where), _str(e, "number_view", where)
+        if number:
+            from .threads import NUMBER_KINDS
+
+            if number not in NUMBER_KINDS:
+                raise DataError(f"{where}: number {number!r} is not one of {', '.join(NUMBER_KINDS)}")
+            if number_view not in {link.target for link in links}:
+                raise DataError(f"{where}: number_view {number_view!r} must be the target of one of its links")
         out.append(Thread(id=e["id"], title=e["title"], shows=prose(e["shows"]),
                           claims=_str_list(e, "claims", where), links=links,
                           references=_str_list(e, "references", where, required=True),
-                          episodes=tuple(episodes)))
+                          episodes=tuple(episodes), number=number, number_view=number_view))
     return tuple(out)
 
 

@@ -239,15 +239,15 @@ def paper_findings(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     for part in parts:
         lower = " · lower is better" if part["lower_is_better"].iloc[0] else ""
         head = f"{part['title'].iloc[0]} ({part['unit'].iloc[0]}{lower}; paper claim, {part['confidence'].iloc[0]})"
-        titles.append(wrap(head, 44 if phone(mode) else 120))
+        titles.append(wrap(head, 34 if phone(mode) else 120))
     lines = [t.count("<br>") + 1 for t in titles]
-    bar = 32 if stage(mode) else 26
+    bar = 32 if stage(mode) else 36 if phone(mode) else 26
     title_px = 24 if stage(mode) else 19
     gap = 14
     bands = [(n * title_px + 6, s * bar) for s, n in zip(sizes, lines)]  # (title, bars) in px, top to bottom
     total = sum(t + b + gap for t, b in bands)
     fig = make_subplots(rows=len(parts), cols=1)
-    label_w = 18 if phone(mode) else 40
+    label_w = 22 if phone(mode) else 40
     top = 1.0
     for i, (part, (t_px, b_px)) in enumerate(zip(parts, bands), start=1):
         digits = 3 if part["value"].max() < 10 else 1
@@ -301,7 +301,8 @@ def cell_runs(cells: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     it, lowest run (DOWN) to highest (UP). `cells` is a helm_core.limits_evidence.core_cells frame."""
     from helm_core.data import GROUP_LABELS
 
-    labels = [f"{GROUP_LABELS.get(g, g)} ({m})" for g, m in zip(cells["metric_group"], cells["metric"])]
+    labels = [m if GROUP_LABELS.get(g, g) in m else f"{GROUP_LABELS.get(g, g)} ({m})"
+              for g, m in zip(cells["metric_group"], cells["metric"])]
     labels = [wrap(x, 18 if phone(mode) else 40) for x in labels]
     fig = go.Figure()
     xs, ys = [], []
