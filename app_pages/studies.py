@@ -132,7 +132,13 @@ def studies_details(ctx: Ctx, view: View, event) -> None:
         studies, overview, _ = _content()
     except DataError:
         return
+    st.subheader("The studies at a glance")
+    components.table(
+        overview[["study", "section", "new_scenarios", "reused_core", "metrics", "finding", "confidence"]],
+        labels={"new_scenarios": "new scenarios", "reused_core": "reused core scenarios",
+                "finding": "key finding (paper claim)", "confidence": "claim confidence"})
     study = studies.by_id(_chosen(ctx, studies))
+    st.subheader("Zoom into one study")
     with st.container(border=True):
         st.markdown(f"#### {TEXT(study.name)} · paper {TEXT(study.section)}")
         st.markdown(TEXT(study.summary))
@@ -159,11 +165,6 @@ def studies_details(ctx: Ctx, view: View, event) -> None:
                 components.table(top)
                 st.caption("These are the core-grid numbers of the loaded release, not the paper's targeted "
                            "analysis, which also ran WikiFact.")
-    st.markdown("**The studies at a glance**")
-    components.table(
-        overview[["study", "section", "new_scenarios", "reused_core", "metrics", "finding", "confidence"]],
-        labels={"new_scenarios": "new scenarios", "reused_core": "reused core scenarios",
-                "finding": "key finding (paper claim)", "confidence": "claim confidence"})
 
 
 # ----------------------------------------------------------------------------- why narrow studies: one grid cell
