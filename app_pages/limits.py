@@ -112,9 +112,17 @@ def blank_view(ctx: Ctx) -> View:
                     f"{fmt.count(r.not_run)} not run)" for r in df.itertuples())
     chart = Chart(charts_critique.blank_cells_bars(df, ctx.mode), key="limits_blank_cells",
                   alt=f"Blank cells per metric group, {rel.name}: {alt}.", data=df, data_name="blank_cells_by_group")
-    point = (f"{worst['label']} is blank in {fmt.share(worst['blank_share'], 0)} of this cohort's "
-             f"{fmt.count(int(worst['cells']), 'model × scenario cell')}: {fmt.count(int(worst['by_design']))} by "
-             f"design, {fmt.count(int(worst['not_run']))} not run.")
+    tied = df[df["blank_share"] == worst["blank_share"]]
+    if len(tied) > 1:  # several groups equally blank (a later release: every cell of five groups)
+        by_design = bool((tied["by_design"] == tied["blank"]).all())
+        labels = list(tied["label"])
+        point = (f"{fmt.names(labels[:1] + [x.lower() for x in labels[1:]])} are each blank in {fmt.share(worst['blank_share'], 0)} of this "
+                 f"cohort's {fmt.count(int(worst['cells']), 'model × scenario cell')}"
+                 + (", all by design." if by_design else "."))
+    else:
+        point = (f"{worst['label']} is blank in {fmt.share(worst['blank_share'], 0)} of this cohort's "
+                 f"{fmt.count(int(worst['cells']), 'model × scenario cell')}: {fmt.count(int(worst['by_design']))} by "
+                 f"design, {fmt.count(int(worst['not_run']))} not run.")
     total = df[["blank", "by_design", "not_run", "cells"]].sum()
     talk = [f"In all, {fmt.count(int(total['blank']))} of {fmt.count(int(total['cells']), 'cell')} are blank: "
             f"{fmt.count(int(total['by_design']))} by design, {fmt.count(int(total['not_run']))} because a model "

@@ -17,6 +17,7 @@ from helm_core import fmt
 
 from . import palette
 from .charts import base_layout
+from .charts_coverage import _wrap
 
 PAPER_PATTERN = "/"  # hatched fill = a number from the paper (a claim), not from the data
 PAPER_FILL = dict(shape=PAPER_PATTERN, fillmode="overlay", fgcolor="white", size=8, solidity=0.3)
@@ -35,16 +36,7 @@ def phone(mode: str) -> bool:
 def wrap(text: str, width: int) -> str:
     """`text` broken onto lines of at most `width` characters at spaces (a word longer than that keeps its line).
     Each break keeps its space (" <br>"), so the label's text reads as words, not "v0.4.0newest"."""
-    words, lines, line = str(text).split(" "), [], ""
-    for w in words:
-        if line and len(line) + 1 + len(w) > width:
-            lines.append(line)
-            line = w
-        else:
-            line = f"{line} {w}" if line else w
-    if line:
-        lines.append(line)
-    return " <br>".join(lines)
+    return _wrap(str(text), width).replace("<br>", " <br>")
 
 
 def _hover(text: str) -> str:
@@ -137,18 +129,22 @@ def rival_set_bars(df: pd.DataFrame, model: str, mode: str = "desktop") -> go.Fi
 # ----------------------------------------------------------------------------- limits, step 4: seeds
 
 
+def _range_lines(lows, highs, ys, name: str, width: int) -> go.Scatter:
+    """One NEUTRAL line per row from its low to its high end (the dumbbells' bars), as a single trace."""
+    xs, yy = [], []
+    for lo, hi, y in zip(lows, highs, ys):
+        xs += [lo, hi, None]
+        yy += [y, y, None]
+    return go.Scatter(x=xs, y=yy, mode="lines", line=dict(color=palette.NEUTRAL, width=width), name=name,
+                      hoverinfo="skip")
+
+
 def seed_dumbbell(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     """Min–max over seeds per (model, scenario) cell: worst seed (DOWN), best seed (UP), the mean HELM shows (DATA).
     On a phone each row's name sits above its line, inside the plot, so the 390 px width goes to the ranges."""
     names = [f"{m} · {s}" for m, s in zip(df["model"], df["scenario"])]
     y = list(range(len(df)))
-    fig = go.Figure()
-    xs, ys = [], []
-    for lo, hi, yy in zip(df["min"], df["max"], y):
-        xs += [lo, hi, None]
-        ys += [yy, yy, None]
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=palette.NEUTRAL, width=3),
-                             name="range over seeds", hoverinfo="skip"))
+    fig = go.Figure(_range_lines(df["min"], df["max"], y, "range over seeds", 3))
     custom = np.stack([names, df["metric"], df["seeds"]], axis=-1)
     for col, name, symbol, color in (("min", "worst seed", "triangle-left", palette.DOWN),
                                      ("max", "best seed", "triangle-right", palette.UP),
@@ -304,20 +300,14 @@ def cell_runs(cells: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     labels = [m if GROUP_LABELS.get(g, g) in m else f"{GROUP_LABELS.get(g, g)} ({m})"
               for g, m in zip(cells["metric_group"], cells["metric"])]
     labels = [wrap(x, 18 if phone(mode) else 40) for x in labels]
-    fig = go.Figure()
-    xs, ys = [], []
-    for lo, hi, yy in zip(cells["run_min"], cells["run_max"], labels):
-        xs += [lo, hi, None]
-        ys += [yy, yy, None]
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=palette.NEUTRAL, width=4),
-                             name="range of the runs", hoverinfo="skip"))
+    fig = go.Figure(_range_lines(cells["run_min"], cells["run_max"], labels, "range of the runs", 4))
     runs = cells["n_runs"].fillna(0).astype(int).to_numpy()
     for col, name, symbol, color, size in (("run_min", "lowest run", "triangle-left", palette.DOWN, 15),
                                            ("run_max", "highest run", "triangle-right", palette.UP, 15),
                                            ("value", "the grid's number (mean)", "circle", palette.DATA, 16)):
         fig.add_trace(go.Scatter(
             x=cells[col], y=labels, mode="markers+text" if col == "value" else "markers", name=name,
-            text=[fmt.value(v) for v in cells[col]] if col == "value" else None, textposition="top center",
+            text=[fmt.value(v) for v in cells[col]] if col == "value" else None, textposition="bottom center",
             marker=dict(symbol=symbol, size=size, color=color, line=dict(width=1, color="white")),
             customdata=runs, hovertemplate="<b>%{y}</b><br>" + name + ": %{x:.3f} (%{customdata} runs)<extra></extra>",
         ))

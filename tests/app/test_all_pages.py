@@ -29,7 +29,8 @@ RELEASES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capa
 # Pages with section tabs (test_sections.py checks this is exactly them): test_every_section_builds_alone there
 # opens each of their sections (the first included) on every bundled release with the same checks (title, release
 # named, no black marks), so here they run once, from the plain link; the other pages run on every release.
-SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "releases", "runs"}
+SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "releases", "runs",
+             "references"}
 CASES = [(spec, release) for spec in PAGES
          for release in ([None] if spec.url_path in SECTIONED else [None, *RELEASES])]
 
@@ -61,16 +62,18 @@ def test_no_legacy_pages_folder():
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
 def test_page_runs_in_presenter_mode_with_a_capped_main_chart(spec):
-    """?present=1: the bar shows 'section k of n', and the first chart of the page (its main chart, placed right
-    under the header) is capped so it fits a 1280 × 720 screen; the browser test checks the position."""
+    """?present=1: the bar shows 'Step k of n' (the page's first slide on the story route), and the first chart of
+    the page (its main chart, placed right under the point) fits a 1280 × 720 stage; the browser test checks the
+    position."""
     import json
 
-    from ui import presenter
+    from ui import presenter, slides
 
     at = open_page(spec.file, query={"present": "1"})
-    k = PAGES.index(spec) + 1
-    assert f"Section {k} of {len(PAGES)}" in texts(at)
+    assert "**Step " in texts(at)
+    deck = slides.deck_of(spec)
+    cap = slides.STAGE_HEIGHT - slides._STAGE_CHROME if deck is not None else presenter.MAIN_CHART_MAX_HEIGHT
     charts = at.get("plotly_chart")
     if charts:
         height = json.loads(charts[0].proto.spec)["layout"].get("height")
-        assert height is not None and height <= presenter.MAIN_CHART_MAX_HEIGHT, (spec.url_path, height)
+        assert height is not None and height <= cap, (spec.url_path, height)

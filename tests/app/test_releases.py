@@ -61,15 +61,25 @@ def test_turnover_names_the_classic_models_still_on_lite():
                                                                                      kept["model_l"]))
 
 
+SHARED = ["MMLU", "NarrativeQA", "NaturalQuestions (closed-book)", "NaturalQuestions (open-book)", "OpenbookQA"]
+
+
+def _best(scenario: str) -> dict[str, float]:
+    """The best accuracy value on `scenario` in classic and in Lite, cells flagged ☠ left out."""
+    best = {}
+    for name in ("classic", "lite"):
+        r = _results(name)
+        r = r[(r["metric_group"] == "accuracy") & (r["scenario"] == scenario)
+              & ~r["note"].fillna("").str.startswith("☠")]
+        best[name] = r["value"].max()
+    return best
+
+
 def test_saturation_best_scores_match_the_tidy_files():
     at = open_story_page(PAGE, query={"releases_section": "Saturation"})
     t = texts(at)
-    for s in ["MMLU", "NarrativeQA", "NaturalQuestions (closed-book)", "NaturalQuestions (open-book)", "OpenbookQA"]:
-        best = {}
-        for name in ("classic", "lite"):
-            r = _results(name)
-            r = r[(r["metric_group"] == "accuracy") & (r["scenario"] == s) & ~r["note"].fillna("").str.startswith("☠")]
-            best[name] = r["value"].max()
+    for s in SHARED:
+        best = _best(s)
         assert (f"**{s}**: best {best['classic']:.3f} in classic, {best['lite']:.3f} in Lite "
                 f"({best['lite'] - best['classic']:+.3f})") in t
     assert "HELM Capabilities v1.15.0 shares no scenario name with either" in t
@@ -106,14 +116,7 @@ def test_timeline_point_and_labels():
 
 def test_saturation_point_counts_the_rises():
     at = open_story_page(PAGE, query={"releases_section": "Saturation"})
-    rises = {}
-    for s in ["MMLU", "NarrativeQA", "NaturalQuestions (closed-book)", "NaturalQuestions (open-book)", "OpenbookQA"]:
-        best = {}
-        for name in ("classic", "lite"):
-            r = _results(name)
-            r = r[(r["metric_group"] == "accuracy") & (r["scenario"] == s) & ~r["note"].fillna("").str.startswith("☠")]
-            best[name] = r["value"].max()
-        rises[s] = best["lite"] - best["classic"]
+    rises = {s: _best(s)["lite"] - _best(s)["classic"] for s in SHARED}
     top = max(rises, key=rises.get)
     up = sum(v > 0 for v in rises.values())
     higher = f"on all {len(rises)}" if up == len(rises) else f"on {up} of the {len(rises)}"

@@ -66,7 +66,7 @@ def test_every_section_runs_in_presenter_mode(path):
     key, labels = _sections(spec)
     for label in labels:
         at = open_page(spec.file, query={key: label, "present": "1"})
-        assert "Section " in texts(at)
+        assert "**Step " in texts(at)  # the presenter bar's "Step k of n" on the story route
 
 
 def _counter(at) -> str:
