@@ -1,59 +1,71 @@
 """Moving Targets: HELM classic v0.4.0, Lite v1.13.0 and Capabilities v1.15.0 side by side, from the bundled
-releases (data/ and data/releases/): the releases as a timeline, the metric orbit collapsing to accuracy and
-efficiency, model turnover, saturation of the shared scenarios, and the same model in two releases.
-Every number is computed from the bundled tables (helm_core.releases); every "why" is a claim with its source."""
+releases (data/ and data/releases/). Every number is computed from the bundled tables (helm_core.releases, through
+ui.cache.moving_targets); every "why" is a claim with its source.
+
+Slides: the releases as a timeline (models, scenarios, metric groups), the metric orbit collapsing to accuracy and
+efficiency, model turnover, saturation of the shared scenarios, and the same model in two releases."""
 from __future__ import annotations
 
+import pandas as pd
 import streamlit as st
 
+from helm_core import fmt
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
-from ui import cache, charts_releases, components, presenter
+from ui import cache, charts_releases, components, slides
+from ui.slides import Chart, Ctx, Slide, Table, View
 
-components.page_header("releases")
-rel = cache.active_release()
-mt = cache.moving_targets()
-names: dict[str, str] = mt["names"]
-summary = mt["summary"]
-by_id = summary.set_index("release")
-CLASSIC, LITE, CAPS = (names[k] for k in ("classic", "lite", "capabilities"))
+TEXT = components.text
 
 
-
-def _scope() -> None:
-    st.caption(f"This page compares the three bundled releases ({components.text(', '.join(names.values()))}) "
-               f"whichever one the sidebar shows (now {components.text(rel.name)}); the sidebar's cohort and access "
-               "filter do not apply here.")
+def _mt() -> dict:
+    return cache.moving_targets()
 
 
-if not presenter.is_on():  # presenter mode: the main chart comes first, the scope note after the sections
-    _scope()
+def _names() -> dict[str, str]:
+    return _mt()["names"]
+
+
+def _scope(ctx: Ctx) -> str:
+    names = _names()
+    return (f"This page compares the three bundled releases ({TEXT(', '.join(names.values()))}) whichever one the "
+            f"sidebar shows (now {TEXT(ctx.rel.name)}); the sidebar's cohort and access filter do not apply here.")
 
 
 def _groups(key: str) -> str:
+    by_id = _mt()["summary"].set_index("release")
     return ", ".join(GROUP_LABELS[g].lower() for g in by_id.loc[key, "groups"]) or "none"
 
 
-def _timeline() -> None:
-    main_slot = presenter.main_slot()
-    st.subheader("Three releases, as HELM published them")
-    with presenter.into(main_slot):
-        components.chart(
-            charts_releases.timeline_bars(summary), key="releases_timeline", main=True,
-            alt="Per release: " + "; ".join(
-                f"{r.name}: {r.models} models, {r.scenarios} scenarios, {r.groups_measured} of 7 metric groups"
-                for r in summary.itertuples()) + ".",
-            data=summary.assign(groups=summary["groups"].map(", ".join)), data_name="releases_summary",
-        )
-    lines = [
-        f"- **{components.text(r.name)}**: {r.models:,} models, {r.scenarios} scenarios, "
-        f"{r.groups_measured} of the 7 classic metric groups measured ({_groups(r.release)}); "
-        f"{r.grid_cells_measured} of its {r.grid_cells} scenario × group cells hold a value ({r.grid_coverage:.0%}). "
-        f"Newest model released {r.newest_model_date or 'on an unknown date'}."
+# ----------------------------------------------------------------------------- timeline
+
+
+def timeline_view(ctx: Ctx) -> View:
+    summary = _mt()["summary"]
+    first, last = summary.iloc[0], summary.iloc[-1]
+    chart = Chart(
+        charts_releases.timeline_bars(summary, ctx.mode), key="releases_timeline",
+        alt="Per release: " + "; ".join(
+            f"{r.name}: {r.models} models, {r.scenarios} scenarios, {r.groups_measured} of 7 metric groups, newest "
+            f"model {r.newest_model_date or 'of unknown date'}" for r in summary.itertuples()) + ".",
+        data=summary.assign(groups=summary["groups"].map(", ".join)), data_name="releases_summary")
+    point = (f"From {TEXT(first['name'])} to {TEXT(last['name'])}: {first['models']:,} → {last['models']:,} models, "
+             f"{first['scenarios']} → {last['scenarios']} scenarios, {first['groups_measured']} → "
+             f"{last['groups_measured']} of the seven metric groups.")
+    talk = [
+        f"**{TEXT(r.name)}**: {r.models:,} models, {r.scenarios} scenarios, {r.groups_measured} of the 7 classic "
+        f"metric groups measured ({_groups(r.release)}); {r.grid_cells_measured} of its {r.grid_cells} scenario × "
+        f"group cells hold a value ({r.grid_coverage:.0%}). Newest model released "
+        f"{r.newest_model_date or 'on an unknown date'}."
         for r in summary.itertuples()
     ]
-    st.markdown("\n".join(lines))
-    st.caption("Order: classic, then its successors. The newest model's release date (HELM's model metadata) is a "
-               "lower bound for when each leaderboard was last updated; the bundled files carry no publication date.")
+    return View(point=point, visual=chart, talk=talk, notes=[_scope(ctx)],
+                read="Order: classic, then its successors, one colour each. The newest model's release date (HELM's "
+                     "model metadata) is a lower bound for when each leaderboard was last updated; the bundled files "
+                     "carry no publication date.")
+
+
+def timeline_details(ctx: Ctx, view: View, event) -> None:
+    summary = _mt()["summary"]
     components.table(summary.drop(columns=["release"]).assign(groups=summary["groups"].map(", ".join)),
                      labels={"name": "release", "groups_measured": "groups of 7", "grid_cells": "grid cells",
                              "grid_cells_measured": "cells with a value", "grid_coverage": "share",
@@ -61,106 +73,167 @@ def _timeline() -> None:
                      formats={"share": "{:.0%}", "share of the 7 groups": "{:.0%}"})
 
 
-def _orbit() -> None:
-    st.subheader("The metric orbit collapses to accuracy and efficiency")
-    presence = mt["presence"]
+# ----------------------------------------------------------------------------- metric orbit
+
+
+def orbit_view(ctx: Ctx) -> View:
+    mt = _mt()
+    names, presence = mt["names"], mt["presence"]
+    by_id = mt["summary"].set_index("release")
+    later = [r for r in presence.index if r != "classic"]
     labels = {g: GROUP_LABELS[g] for g in CORE_GROUPS}
-    components.chart(
-        charts_releases.group_presence_grid(presence, names, labels), key="releases_orbit",
-        alt="Metric groups with values per release: " + "; ".join(
-            f"{names[r]}: {_groups(r)}" for r in presence.index) + ".",
-        data=presence.reset_index().replace({True: "measured", False: "blank"}), data_name="releases_metric_groups",
-    )
     gone = [GROUP_LABELS[g].lower() for g in CORE_GROUPS
-            if presence.loc["classic", g] and not presence.drop(index="classic")[g].any()]
-    st.markdown(
-        f"{components.text(CLASSIC)} has values in {by_id.loc['classic', 'groups_measured']} of the seven groups; "
-        f"{components.text(LITE)} in {by_id.loc['lite', 'groups_measured']} and {components.text(CAPS)} in "
-        f"{by_id.loc['capabilities', 'groups_measured']}. Gone from both successors' tables: "
-        f"**{', '.join(gone) or 'none'}**.")
+            if presence.loc["classic", g] and not presence.loc[later, g].any()]
+    kept = [GROUP_LABELS[g].lower() for g in CORE_GROUPS if presence.loc[later, g].all()]
+    chart = Chart(
+        charts_releases.group_presence_grid(presence, names, labels, ctx.mode), key="releases_orbit",
+        alt="Metric groups with values per release: " + "; ".join(f"{names[r]}: {_groups(r)}" for r in presence.index)
+            + ".",
+        data=presence.reset_index().replace({True: "measured", False: "blank"}), data_name="releases_metric_groups")
+    point = (f"The metric orbit collapses: {fmt.names([TEXT(names[r]) for r in later])} keep {len(kept)} of "
+             f"classic's {by_id.loc['classic', 'groups_measured']} metric groups"
+             + (f" ({fmt.names(kept)})." if kept else "."))
     eff = mt["efficiency_metrics"]
-    st.markdown("Efficiency is not the same column either: " + "; ".join(
-        f"{components.text(names[k])} reports *{components.text(', '.join(v) or 'none')}*" for k, v in eff.items()) + ".")
-    st.markdown("**Why the groups went** (the data cannot say; these are HELM's own statements):")
-    components.claim("lite_drops_perturbations", compact=True)
-    components.claim("lite_successor", compact=True)
+    talk = [
+        f"{TEXT(names['classic'])} has values in {by_id.loc['classic', 'groups_measured']} of the seven groups; "
+        + "; ".join(f"{TEXT(names[r])} in {by_id.loc[r, 'groups_measured']}" for r in later)
+        + f". Gone from {'every successor' if len(later) > 2 else 'both successors'}' tables: "
+          f"**{fmt.names(gone) or 'none'}**.",
+        "Efficiency is not the same column either: " + "; ".join(
+            f"{TEXT(names[k])} reports *{TEXT(', '.join(v) or 'none')}*" for k, v in eff.items()) + ".",
+    ]
+    return View(point=point, visual=chart, talk=talk, claims=["lite_drops_perturbations", "lite_successor"],
+                notes=["Why the groups went, the data cannot say: the claims here are HELM's own statements.",
+                       _scope(ctx)],
+                read="A filled square: the release has values in that metric group; a cross: its tables hold none.")
 
 
-def _turnover() -> None:
-    st.subheader("The field of models turned over")
+# ----------------------------------------------------------------------------- model turnover
+
+
+def turnover_view(ctx: Ctx) -> View:
+    mt = _mt()
+    names = mt["names"]
     rows = []
     for (a, b), t in mt["turnover"].items():
-        rows.append({"from": names[a], "to": names[b], "models before": t["models_a"], "models after": t["models_b"],
-                     "in both": t["kept"], "dropped": t["dropped"], "new": t["added"]})
+        row = {"from → to": f"{names[a]} → {names[b]}", "models before": t["models_a"],
+               "models after": t["models_b"], "in both": t["kept"], "dropped": t["dropped"], "new": t["added"]}
+        if ctx.phone:
+            row = {k: v for k, v in row.items() if k not in ("models before", "models after")}
+        rows.append(row)
+    table = Table(pd.DataFrame(rows), key="releases_turnover", data_name="model_turnover")
     t = mt["turnover"][("classic", "lite")]
+    classic, lite, caps = names["classic"], names["lite"], names["capabilities"]
+    point = (f"**{t['kept']} of the {t['models_a']} {TEXT(classic)} models are still on {TEXT(lite)}** "
+             f"({t['kept'] / t['models_a']:.0%}); {t['added']} of Lite's {t['models_b']} models are new.")
+    talk = [f"The other {t['dropped']} classic models are not on Lite.",
+            f"{TEXT(caps)} shares {mt['turnover'][('lite', 'capabilities')]['kept']} models with Lite and "
+            f"{mt['turnover'][('classic', 'capabilities')]['kept']} with classic."]
+    return View(point=point, visual=table, talk=talk,
+                notes=["Matched by the HELM model id in each release's models table (data/releases/model_matches.csv "
+                       "lists every id shared by two or more releases), never by name.", _scope(ctx)])
+
+
+def turnover_details(ctx: Ctx, view: View, event) -> None:
+    mt = _mt()
+    names = mt["names"]
+    classic, lite = names["classic"], names["lite"]
     kept = mt["shared_models"][("classic", "lite")]
-    st.markdown(
-        f"**{t['kept']} of the {t['models_a']} {components.text(CLASSIC)} models are still on "
-        f"{components.text(LITE)}** ({t['kept'] / t['models_a']:.0%}); the other {t['dropped']} are not, and "
-        f"{t['added']} of Lite's {t['models_b']} models are new. "
-        f"{components.text(CAPS)} shares {mt['turnover'][('lite', 'capabilities')]['kept']} models with Lite and "
-        f"{mt['turnover'][('classic', 'capabilities')]['kept']} with classic.")
-    components.table(rows)
-    st.markdown(f"**The {len(kept)} models in both {components.text(CLASSIC)} and {components.text(LITE)}**, "
-                "matched by HELM id (display names differ between releases):")
-    components.table(kept.rename(columns={"helm_id": "HELM id", "model_a": f"name in {CLASSIC}",
-                                          "model_b": f"name in {LITE}"}))
+    st.markdown(f"**The {len(kept)} models in both {TEXT(classic)} and {TEXT(lite)}**, matched by HELM id (display "
+                "names differ between releases):")
+    components.table(kept.rename(columns={"helm_id": "HELM id", "model_a": f"name in {classic}",
+                                          "model_b": f"name in {lite}"}))
     components.download(kept, "models_in_classic_and_lite", key="releases_kept_csv")
-    st.caption("Matched by the HELM model id in each release's models table (data/releases/model_matches.csv lists "
-               "every id shared by two or more releases), never by name.")
 
 
-def _saturation() -> None:
-    st.subheader("Shared scenarios: the best score in each release")
-    shared = mt["shared_scenarios"]
+# ----------------------------------------------------------------------------- saturation
+
+
+def _best_wide():
+    mt = _mt()
     best = mt["best"]
+    return best.pivot(index="scenario", columns="release", values="best").reindex(
+        mt["shared_scenarios"][("classic", "lite")])
+
+
+def saturation_view(ctx: Ctx) -> View:
+    mt = _mt()
+    names, best, shared = mt["names"], mt["best"], mt["shared_scenarios"]
+    classic, lite, caps = names["classic"], names["lite"], names["capabilities"]
     if best.empty:
-        st.info("The bundled releases share no scenario, so there is nothing to compare.")
-        return
-    components.chart(
-        charts_releases.saturation_dumbbell(best, ["classic", "lite"]), key="releases_saturation",
+        return View(point="The bundled releases share no scenario, so there is nothing to compare.",
+                    empty="The bundled releases share no scenario, so there is nothing to compare.",
+                    notes=[_scope(ctx)])
+    chart = Chart(
+        charts_releases.saturation_dumbbell(best, ["classic", "lite"], ctx.mode), key="releases_saturation",
         alt="Best score per release on the shared scenarios: " + "; ".join(
             f"{r.scenario} {r.name} {r.best:.3f} ({r.model})" for r in best.itertuples()) + ".",
-        data=best, data_name="best_score_per_release",
-    )
-    wide = best.pivot(index="scenario", columns="release", values="best").reindex(shared[("classic", "lite")])
-    lines = [f"- **{components.text(s)}**: best {wide.loc[s, 'classic']:.3f} in classic, "
-             f"{wide.loc[s, 'lite']:.3f} in Lite ({wide.loc[s, 'lite'] - wide.loc[s, 'classic']:+.3f})"
-             for s in wide.index]
-    st.markdown(f"{len(wide)} scenarios appear, under the same HELM name, in both {components.text(CLASSIC)} and "
-                f"{components.text(LITE)}:\n" + "\n".join(lines))
+        data=best, data_name="best_score_per_release")
+    wide = _best_wide()
+    change = (wide["lite"] - wide["classic"]).dropna()
+    up = int((change > 0).sum())
+    top = change.idxmax()
+    higher = (f"on all {len(change)}" if up == len(change) else f"on {up} of the {len(change)}")
+    point = (f"On the {fmt.count(len(wide), 'scenario')} {TEXT(classic)} and {TEXT(lite)} share, Lite's best score "
+             f"is higher {higher}; the largest rise is {TEXT(top)} ({change[top]:+.3f}).")
+    talk = [f"Best {wide.loc[top, 'classic']:.3f} in classic, {wide.loc[top, 'lite']:.3f} in Lite on {TEXT(top)}."]
     caps_shared = len(shared[("classic", "capabilities")]) + len(shared[("lite", "capabilities")])
     if caps_shared == 0:
-        st.markdown(f"{components.text(CAPS)} shares no scenario name with either: its five are all new.")
-    st.caption("Best and median over every model of each release with a value (cells HELM flags ☠ left out). "
-               "The fields differ (different models), so a higher best says the leaderboard's top moved, not that "
-               "any one model improved.")
-    components.claim("releases_not_same_measurement", compact=True)
+        talk.append(f"{TEXT(caps)} shares no scenario name with either: its "
+                    f"{fmt.count(int(mt['summary'].set_index('release').loc['capabilities', 'scenarios']), 'scenario')} "
+                    "are all new.")
+    return View(point=point, visual=chart, talk=talk, claims=["releases_not_same_measurement"],
+                notes=["Best and median over every model of each release with a value (cells HELM flags ☠ left out). "
+                       "The fields differ (different models), so a higher best says the leaderboard's top moved, not "
+                       "that any one model improved.", _scope(ctx)],
+                read="Filled circles: the best score in each release; open diamonds: the median; one colour per "
+                     "release.")
 
 
-def _same_model() -> None:
-    st.subheader("The same model on the same scenario, in two releases")
-    v = mt["values"]
-    if v.empty:
-        st.info("No model has a value on a shared scenario in both releases.")
+def saturation_details(ctx: Ctx, view: View, event) -> None:
+    names = _names()
+    wide = _best_wide()
+    if wide.empty:
         return
-    components.claim("releases_not_same_measurement")
-    components.chart(
-        charts_releases.same_model_scatter(v, CLASSIC, LITE), key="releases_same_model",
-        alt=(f"{len(v)} model-scenario pairs, value in {CLASSIC} against {LITE}; largest change "
-             f"{v.loc[v['change'].abs().idxmax(), 'model_a']} on {v.loc[v['change'].abs().idxmax(), 'scenario']} "
-             f"({v['change'].abs().max():.3f})."),
-        data=v, data_name="same_model_classic_lite",
-    )
+    lines = [f"- **{TEXT(s)}**: best {wide.loc[s, 'classic']:.3f} in classic, {wide.loc[s, 'lite']:.3f} in Lite "
+             f"({wide.loc[s, 'lite'] - wide.loc[s, 'classic']:+.3f})" for s in wide.index]
+    st.markdown(f"{len(wide)} scenarios appear, under the same HELM name, in both {TEXT(names['classic'])} and "
+                f"{TEXT(names['lite'])}:\n" + "\n".join(lines))
+
+
+# ----------------------------------------------------------------------------- same model
+
+
+def same_model_view(ctx: Ctx) -> View:
+    mt = _mt()
+    names, v = mt["names"], mt["values"]
+    classic, lite = names["classic"], names["lite"]
+    if v.empty:
+        return View(point="No model has a value on a shared scenario in both releases.",
+                    empty="No model has a value on a shared scenario in both releases.", notes=[_scope(ctx)])
     big = v.loc[v["change"].abs().idxmax()]
-    runs = (v["n_runs_a"] != v["n_runs_b"]).sum()
-    st.markdown(
-        f"**{v['model_a'].nunique()} models × {v['scenario'].nunique()} scenarios = {len(v)} pairs** with a value in "
-        f"both. The median absolute difference is **{v['change'].abs().median():.3f}**; "
-        f"{int((v['change'].abs() >= 0.01).sum())} pairs differ by 0.01 or more, the largest "
-        f"{components.text(big['model_a'])} on {components.text(big['scenario'])} "
-        f"({big['value_a']:.3f} → {big['value_b']:.3f}). In {runs} of the {len(v)} pairs HELM averaged a different "
-        f"number of runs (seeds × sub-tasks) in the two releases.")
+    chart = Chart(
+        charts_releases.same_model_scatter(v, classic, lite, ctx.mode), key="releases_same_model",
+        alt=(f"{len(v)} model-scenario pairs, value in {classic} against {lite}; largest change "
+             f"{big['model_a']} on {big['scenario']} ({abs(big['change']):.3f})."),
+        data=v, data_name="same_model_classic_lite")
+    runs = int((v["n_runs_a"] != v["n_runs_b"]).sum())
+    point = (f"**{v['model_a'].nunique()} models × {v['scenario'].nunique()} scenarios = {len(v)} pairs** with a value "
+             f"in both. The median absolute difference is **{v['change'].abs().median():.3f}**.")
+    talk = [f"{int((v['change'].abs() >= 0.01).sum())} pairs differ by 0.01 or more, the largest "
+            f"{TEXT(big['model_a'])} on {TEXT(big['scenario'])} ({big['value_a']:.3f} → {big['value_b']:.3f}).",
+            f"In {runs} of the {len(v)} pairs HELM averaged a different number of runs (seeds × sub-tasks) in the two "
+            "releases."]
+    return View(point=point, visual=chart, talk=talk, claims=["releases_not_same_measurement"],
+                notes=[_scope(ctx)],
+                read="Each point is one model on one scenario: its value in classic (across) and in Lite (up); on the "
+                     "dotted line the two agree.")
+
+
+def same_model_details(ctx: Ctx, view: View, event) -> None:
+    v = _mt()["values"]
+    if v.empty:
+        return
     components.table(v[["model_a", "scenario", "metric_a", "value_a", "n_runs_a", "value_b", "n_runs_b", "change"]]
                      .sort_values("change", key=abs, ascending=False).head(12),
                      labels={"model_a": "model", "metric_a": "metric", "value_a": "classic", "n_runs_a": "runs",
@@ -170,13 +243,15 @@ def _same_model() -> None:
                "in the cell (its hover text's n).")
 
 
-components.sections("releases_section", {
-    "Timeline": _timeline,
-    "Metric orbit": _orbit,
-    "Model turnover": _turnover,
-    "Saturation": _saturation,
-    "Same model": _same_model,
-})
-if presenter.is_on():
-    _scope()
-components.onward("releases")
+DECK = slides.Deck("releases", [
+    Slide("timeline", "Timeline", view=timeline_view, details=timeline_details),
+    Slide("orbit", "Metric orbit", view=orbit_view),
+    Slide("turnover", "Model turnover", view=turnover_view, details=turnover_details),
+    Slide("saturation", "Saturation", view=saturation_view, details=saturation_details),
+    Slide("same_model", "Same model", view=same_model_view, details=same_model_details),
+])
+
+if __name__ == "__main__":
+    from ui import layout
+
+    layout.render(DECK)

@@ -177,6 +177,7 @@ EVIDENCE_KINDS: dict[str, str] = {
     "seed_spread": "the widest min–max ranges over HELM's three in-context-example seeds",
     "contamination": "the cells HELM flags as contaminated (☠ strong, ⚠ weaker)",
     "moving_target": "the paper's numbers for one cell beside this release's",
+    "release_groups": "the metric groups each bundled release measures (HELM classic and its successors)",
     "claims": "paper claims only (the data cannot show this)",
 }
 STUDY_KINDS = ("evaluation", "grouped")  # grouped = listed with the targeted scenarios but not one of the 7
@@ -303,6 +304,13 @@ class Thread:
     links: tuple[Link, ...]
     references: tuple[str, ...]
     episodes: tuple[Episode, ...] = ()
+    number: str = ""  # the kind of number the thread rests on (helm_core.threads.NUMBER_KINDS)
+    number_view: str = ""  # the target of the link (one of `links`) whose view shows that number
+
+    @property
+    def number_link(self) -> Link | None:
+        """The link whose view shows the thread's number."""
+        return next((link for link in self.links if link.target == self.number_view), None)
 
 
 @dataclass(frozen=True)
@@ -511,10 +519,18 @@ def load_threads(path: str | Path | None = None) -> tuple[Thread, ...]:
             if not ep["url"].startswith("https://"):
                 raise DataError(f"{ew}: url must start with https://")
             episodes.append(Episode(title=ep["title"], url=ep["url"], date=_str(ep, "date", ew)))
+        number, number_view = _str(e, "number", where), _str(e, "number_view", where)
+        if number:
+            from .threads import NUMBER_KINDS
+
+            if number not in NUMBER_KINDS:
+                raise DataError(f"{where}: number {number!r} is not one of {', '.join(NUMBER_KINDS)}")
+            if number_view not in {link.target for link in links}:
+                raise DataError(f"{where}: number_view {number_view!r} must be the target of one of its links")
         out.append(Thread(id=e["id"], title=e["title"], shows=prose(e["shows"]),
                           claims=_str_list(e, "claims", where), links=links,
                           references=_str_list(e, "references", where, required=True),
-                          episodes=tuple(episodes)))
+                          episodes=tuple(episodes), number=number, number_view=number_view))
     return tuple(out)
 
 
@@ -664,6 +680,23 @@ def studies_table(studies: Studies, claims: dict[str, Claim]) -> pd.DataFrame:
         })
     return pd.DataFrame(rows, columns=["id", "study", "kind", "section", "new_scenarios", "reused_core", "scenarios",
                                        "metrics", "finding", "confidence"])
+
+
+def claims_table(claims: dict[str, Claim], ids) -> pd.DataFrame:
+    """The claims `ids` as one table, in that order: a short head (the statement's lead before its first ": ", when
+    it has one of at most 40 characters, e.g. "Missing metrics"), the rest of the statement, where it comes from and
+    its confidence. Columns: claim, head, statement, source, confidence. Raises DataError for an unknown id."""
+    rows = []
+    for cid in ids:
+        c = claims.get(cid)
+        if c is None:
+            raise DataError(f"unknown claim {cid!r}")
+        head, sep, rest = c.statement.partition(": ")
+        if not sep or len(head) > 40:
+            head, rest = "", c.statement
+        rows.append({"claim": cid, "head": head, "statement": rest[:1].upper() + rest[1:], "source": c.source,
+                     "confidence": c.confidence})
+    return pd.DataFrame(rows, columns=["claim", "head", "statement", "source", "confidence"])
 
 
 def load_time_plan(path: Path | None = None) -> dict[str, float]:

@@ -61,7 +61,7 @@ def test_bad_topic_shows_everything(bad):
 
 
 def test_provenance_table_lists_repositories_and_licences():
-    at = open_at(PAGE)
+    at = open_at(PAGE, {"references_section": "Data provenance"})
     prov = tables(at)[0]
     assert {"stanford-crfm/helm", "evaleval/every_eval_ever", "socialfoundations/benchbench"} <= set(prov["source"])
     lic = prov.set_index("source")["licence"]
@@ -73,3 +73,25 @@ def test_provenance_table_lists_repositories_and_licences():
 def test_bibtex_download_button():
     at = open_at(PAGE)
     assert any("Download BibTeX (17 entries)" in b.proto.label for b in at.get("download_button"))
+
+
+def test_source_trail_table_lists_each_entry_with_its_kind_and_use():
+    at = open_at(PAGE, {"topic": "critique"})
+    shown = REFS.with_topics(["critique"])
+    table = tables(at)[0]
+    assert list(table["source"]) == [r.title for r in shown]
+    assert set(table["kind"]) == {"paper, post or tool"}
+    for r, used in zip(shown, table["used here for"]):
+        assert used == "; ".join(REFS.topics[t] for t in r.topics)
+
+
+def test_provenance_slide_names_the_loaded_release_and_its_sources():
+    at = open_at(PAGE, {"references_section": "Data provenance"})
+    n_rel = sum(r.kind == "release" for r in REFS.references)
+    n_repo = sum(r.kind == "repository" for r in REFS.references)
+    assert (f"Every number here comes from **HELM classic v0.4.0**, shipped in `data/` and built from {n_rel} HELM "
+            f"releases and {n_repo} code repositories.") in texts(at)
+    # every source in full below, with its link
+    for r in REFS.references:
+        if r.kind != "work" and r.url:
+            assert f"]({r.url})" in texts(at)

@@ -61,15 +61,25 @@ def test_turnover_names_the_classic_models_still_on_lite():
                                                                                      kept["model_l"]))
 
 
+SHARED = ["MMLU", "NarrativeQA", "NaturalQuestions (closed-book)", "NaturalQuestions (open-book)", "OpenbookQA"]
+
+
+def _best(scenario: str) -> dict[str, float]:
+    """The best accuracy value on `scenario` in classic and in Lite, cells flagged ☠ left out."""
+    best = {}
+    for name in ("classic", "lite"):
+        r = _results(name)
+        r = r[(r["metric_group"] == "accuracy") & (r["scenario"] == scenario)
+              & ~r["note"].fillna("").str.startswith("☠")]
+        best[name] = r["value"].max()
+    return best
+
+
 def test_saturation_best_scores_match_the_tidy_files():
     at = open_story_page(PAGE, query={"releases_section": "Saturation"})
     t = texts(at)
-    for s in ["MMLU", "NarrativeQA", "NaturalQuestions (closed-book)", "NaturalQuestions (open-book)", "OpenbookQA"]:
-        best = {}
-        for name in ("classic", "lite"):
-            r = _results(name)
-            r = r[(r["metric_group"] == "accuracy") & (r["scenario"] == s) & ~r["note"].fillna("").str.startswith("☠")]
-            best[name] = r["value"].max()
+    for s in SHARED:
+        best = _best(s)
         assert (f"**{s}**: best {best['classic']:.3f} in classic, {best['lite']:.3f} in Lite "
                 f"({best['lite'] - best['classic']:+.3f})") in t
     assert "HELM Capabilities v1.15.0 shares no scenario name with either" in t
@@ -86,6 +96,50 @@ def test_same_model_section_shows_the_caveat_and_the_pairs():
     assert (f"**{pairs['helm_id'].nunique()} models × {pairs['scenario'].nunique()} scenarios = {len(pairs)} pairs**"
             in t)
     assert f"The median absolute difference is **{(pairs['value_y'] - pairs['value_x']).abs().median():.3f}**" in t
+
+
+def test_timeline_point_and_labels():
+    """The point runs from the first release to the last; each bar's label keeps a space at its line break (it
+    read "HELM classic v0.4.0newest model …" to a screen reader and to the text checks)."""
+    import json
+
+    at = open_story_page(PAGE)
+    first, last = _models("classic"), _models("capabilities")
+    n_first, n_last = _results("classic")["scenario"].nunique(), _results("capabilities")["scenario"].nunique()
+    assert (f"From HELM classic v0.4.0 to HELM Capabilities v1.15.0: {len(first)} → {len(last)} models, {n_first} → "
+            f"{n_last} scenarios") in texts(at)
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    labels = spec["data"][0]["y"]
+    assert all(" <br>newest model 20" in y for y in labels), labels
+    assert [t["marker"]["color"] for t in spec["data"]][0] == ["#B26B00", "#999933", "#CC79A7"]  # palette.RELEASE
+
+
+def test_saturation_point_counts_the_rises():
+    at = open_story_page(PAGE, query={"releases_section": "Saturation"})
+    rises = {s: _best(s)["lite"] - _best(s)["classic"] for s in SHARED}
+    top = max(rises, key=rises.get)
+    up = sum(v > 0 for v in rises.values())
+    higher = f"on all {len(rises)}" if up == len(rises) else f"on {up} of the {len(rises)}"
+    assert (f"Lite's best score is higher {higher}; the largest rise is {top} ({rises[top]:+.3f})") in texts(at)
+
+
+@pytest.mark.parametrize("label,visual", [("Timeline", "releases_timeline"), ("Metric orbit", "releases_orbit"),
+                                          ("Saturation", "releases_saturation"), ("Same model", "releases_same_model")])
+def test_each_slide_draws_its_chart(label, visual):
+    from .helpers import chart_keys
+
+    at = open_story_page(PAGE, query={"releases_section": label})
+    assert chart_keys(at) == [visual]
+
+
+def test_turnover_slide_is_a_table_of_every_pair():
+    at = open_story_page(PAGE, query={"releases_section": "Model turnover"})
+    table = tables(at)[0]
+    assert list(table["from → to"]) == ["HELM classic v0.4.0 → HELM Lite v1.13.0",
+                                         "HELM Lite v1.13.0 → HELM Capabilities v1.15.0",
+                                         "HELM classic v0.4.0 → HELM Capabilities v1.15.0"]
+    assert (table["in both"] + table["dropped"] == table["models before"]).all()
+    assert (table["in both"] + table["new"] == table["models after"]).all()
 
 
 def test_the_limits_moving_target_step_links_here():

@@ -1,6 +1,6 @@
 """Targeted studies page: overview of the 7 evaluations (26 scenarios), zoom picker bound to ?study=, the paper's
-numbers drawn as claims, and one grid cell from the data showing what the grid blurs; its sections (only the open
-one is built)."""
+numbers drawn as claims, and one grid cell from the data showing what the grid blurs; its slides (only the open
+one is built), each with its chart."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +9,7 @@ from helm_core import content
 from ui import nav
 
 from .critique_helpers import open_at
-from .helpers import chart_keys, open_section, section_labels, section_tabs, tables, texts
+from .helpers import chart_keys, open_section, open_story_page, section_labels, section_tabs, tables, texts
 
 PAGE = nav.spec_for("studies").file
 STUDIES = content.load_studies()
@@ -104,6 +104,9 @@ def test_grid_blur_example_without_opt_in_the_cohort():
     assert any("OPT (175B) on CivilComments is not in the sidebar's cohort" in i.value for i in at.info)
 
 
+CHARTS = ["studies_paper_numbers", "studies_scenarios", "studies_blur"]
+
+
 def test_sections_in_order_and_only_the_first_is_built():
     at = open_at(PAGE)
     assert section_labels(at) == SECTIONS
@@ -113,23 +116,59 @@ def test_sections_in_order_and_only_the_first_is_built():
     # the first load draws the paper's numbers alone, with the headline; the table and the zoom wait
     assert chart_keys(at) == ["studies_paper_numbers"]
     assert "Zoom into one study" not in texts(at) and "Why narrow studies see" not in texts(at)
-    assert not at.button_group
+    assert not [b for b in at.button_group if b.key == "study"]  # the picker waits with its slide
     for i, label in enumerate(SECTIONS[1:], start=1):
         open_section(at, label)
         _, tabs = section_tabs(at)
         assert [len(t.children) > 0 for t in tabs] == [j == i for j in range(len(SECTIONS))]
-        assert chart_keys(at) == []
+        assert chart_keys(at) == [CHARTS[i]]
     open_section(at, SECTIONS[0])
     assert chart_keys(at) == ["studies_paper_numbers"]
 
 
-@pytest.mark.parametrize("label,needle", [("The studies", "Zoom into one study"),
-                                          ("Why narrow studies", "Why narrow studies see what the broad grid blurs")])
-def test_url_opens_a_section(label, needle):
+@pytest.mark.parametrize("label,needle,chart", [
+    ("The studies", "Zoom into one study", "studies_scenarios"),
+    ("Why narrow studies", "Why narrow studies see what the broad grid blurs", "studies_blur")])
+def test_url_opens_a_section(label, needle, chart):
     at = open_at(PAGE, {KEY: label})
     assert needle in texts(at)
-    assert chart_keys(at) == []
+    assert chart_keys(at) == [chart]
     assert CLAIMS["headline_targeted"].statement not in texts(at)
+
+
+@pytest.mark.parametrize("study", ["reasoning", "knowledge"])
+def test_the_studies_chart_counts_scenarios_and_outlines_the_zoomed_study(study):
+    at = open_at(PAGE, {"study": study, KEY: "The studies"})
+    alt = at.get("plotly_chart")[0].proto.alt
+    for s in STUDIES.studies:
+        assert f"{s.name}: {len(s.new_scenarios)} new, {len(s.reused_scenarios)} reused core" in alt.replace(
+            "&amp;", "&")
+    assert alt.endswith(f"Outlined: {STUDIES.by_id(study).name}.")
+    most = max(STUDIES.studies, key=lambda s: len(s.new_scenarios))
+    assert f"{most.name} adds the most ({len(most.new_scenarios)})" in texts(at)
+
+
+def test_the_blur_chart_draws_the_cells_runs():
+    at = open_at(PAGE, {KEY: "Why narrow studies"})
+    alt = at.get("plotly_chart")[0].proto.alt
+    assert alt.startswith("OPT (175B) on CivilComments in HELM classic v0.4.0: Accuracy 0.505, runs 0.000 to 1.000 "
+                          "(54 runs)")
+
+
+@pytest.mark.parametrize("release,name", [("lite", "HELM Lite v1.13.0"), ("capabilities", "HELM Capabilities v1.15.0")])
+def test_the_blur_example_on_a_release_without_it(release, name):
+    """The slide says why it has no chart (and leaves the presenter route there)."""
+    at = open_story_page(PAGE, {KEY: "Why narrow studies", "release": release})
+    assert any(f"OPT (175B) on CivilComments is not in {name}" in i.value for i in at.info)
+    assert chart_keys(at) == []
+
+
+def test_presenter_route_walks_the_slides_with_a_chart():
+    at = open_story_page(PAGE, {"present": "1"})
+    assert chart_keys(at) == ["studies_paper_numbers"]
+    for label, chart in zip(SECTIONS[1:], CHARTS[1:]):
+        at.button(key="present_next").click().run()
+        assert at.session_state[KEY] == label and chart_keys(at) == [chart]
 
 
 @pytest.mark.parametrize("value", ["Nope", "", "the studies", "The studies,Why narrow studies", "<b>x</b>"])

@@ -70,3 +70,39 @@ def test_references_link_carries_the_threads_topics():
     q = next(q for label, page, q in page_links(at) if page == "references" and "BibTeX" in label)
     topics = {v for k, v in parse_qsl(q)}
     assert topics == {t for rid in THREADS[3].references for t in REFS.by_id(rid).topics}
+
+
+# ----------------------------------------------------------------------------- the slide: thread → view → number
+
+
+@pytest.mark.parametrize("cohort", ["paper", "all"])
+def test_the_table_ties_each_thread_to_its_view_and_its_computed_number(cohort):
+    from helm_core import threads as numbers
+    from helm_core.data import cohort_models, load_bundled
+
+    rel = load_bundled("classic")
+    models = cohort_models(rel, cohort)
+    at = open_at(PAGE, {"cohort": cohort})
+    table = tables(at)[0]
+    assert list(table["thread"]) == [t.title for t in THREADS]
+    assert list(table["where this app shows it"]) == [t.number_link.label for t in THREADS]
+    assert list(table["the number it rests on"]) == [numbers.thread_number(rel, models, t.number) for t in THREADS]
+    assert f"{len(THREADS)} threads run from HELM into later work; {len(THREADS)} of them rest on a number" in texts(at)
+
+
+def test_on_a_later_release_a_number_it_cannot_give_says_so():
+    from .helpers import open_story_page
+
+    at = open_story_page(PAGE, {"release": "lite"})
+    table = tables(at)[0].set_index("thread")
+    assert table.loc["Reasoning robustness", "the number it rests on"] == \
+        "no value in HELM Lite v1.13.0 for this cohort"  # Lite's tables hold no robustness group
+    assert table.loc["Serving trade-offs", "the number it rests on"].endswith("models have an efficiency value")
+    assert "rest on a number this app computes from HELM Lite v1.13.0" in texts(at)
+
+
+def test_the_table_marks_the_thread_shown_below():
+    at = open_at(PAGE, {"thread": THREADS[2].id})
+    md = next(m.value for m in at.markdown if m.value.startswith("| thread | where this app shows it"))
+    marked = [line for line in md.split("\n") if "-background[" in line]
+    assert len(marked) == 1 and THREADS[2].title in marked[0]

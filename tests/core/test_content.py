@@ -53,6 +53,40 @@ def test_steps_carry_the_claims_the_issue_names(step_id, claims):
     assert claims <= set(step.claims)
 
 
+def test_the_successor_step_draws_the_releases_metric_groups():
+    step = next(s for s in STEPS if s.id == "who")
+    assert step.evidence == "release_groups" and step.evidence in content.EVIDENCE_KINDS
+
+
+@pytest.mark.parametrize("ids,heads,first_words", [
+    (("missing_scenarios", "missing_metrics"), ["Missing scenarios", "Missing metrics"], ["Clinical/biomedical,", "User"]),
+    (("goodhart",), ["Strathern's/Goodhart's law applies"], ["Benchmarks"]),
+    (("api_drift",), [""], ["The"]),  # no lead before a colon: no head
+    (("study_gsm8k",), [""], ["Code"]),  # a lead longer than 40 characters is no head
+    ((), [], []),
+])
+def test_claims_table(ids, heads, first_words):
+    df = content.claims_table(CLAIMS, ids)
+    assert list(df["claim"]) == list(ids) and list(df["head"]) == heads
+    assert [s.split(" ", 1)[0].rstrip(":") for s in df["statement"]] == first_words
+    assert list(df["confidence"]) == [CLAIMS[c].confidence for c in ids]
+    for cid, head, statement in zip(ids, df["head"], df["statement"]):  # nothing of the statement is lost
+        assert (f"{head}: {statement}" if head else statement).lower() == CLAIMS[cid].statement.lower()
+
+
+def test_claims_table_names_an_unknown_claim():
+    with pytest.raises(DataError, match="no_such_claim"):
+        content.claims_table(CLAIMS, ("no_such_claim",))
+
+
+@pytest.mark.parametrize("thread", THREADS, ids=[t.id for t in THREADS])
+def test_every_thread_names_its_number_and_the_view_that_shows_it(thread):
+    from helm_core.threads import NUMBER_KINDS
+
+    assert thread.number in NUMBER_KINDS
+    assert thread.number_link is not None and thread.number_link.target == thread.number_view
+
+
 def test_blank_cells_step_links_to_the_grid():
     step = next(s for s in STEPS if s.evidence == "blank_cells")
     assert "grid" in {link.page for link in step.links}
@@ -282,6 +316,9 @@ BAD_FILES = [
     ("threads.toml", THREAD.replace('links = [{ label = "l", target = "grid" }]', "links = []"), "at least one deep link"),
     ("threads.toml", THREAD + 'episodes = [{ title = "e", url = "http://x" }]\n', "https://"),
     ("threads.toml", THREAD.replace('references = ["r"]', "references = []"), "'references' must list"),
+    ("threads.toml", THREAD + 'number = "vibes"\nnumber_view = "grid"\n', "number 'vibes'"),
+    ("threads.toml", THREAD + 'number = "seed_spread"\nnumber_view = "cost"\n', "number_view 'cost'"),
+    ("threads.toml", THREAD + 'number = "seed_spread"\n', "number_view ''"),
     ("references.toml", REF.replace('[topics]\nhelm = "h"\n', ""), "[topics]"),
     ("references.toml", REF.replace('topics = ["helm"]', 'topics = ["gossip"]'), "topic 'gossip'"),
     ("references.toml", REF + 'url = "https://example.com/paper"\n', "not one the sources give"),
