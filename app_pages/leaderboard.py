@@ -13,6 +13,7 @@ text (helm_core.escape), never as Markdown or HTML.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import PurePosixPath
 
 import streamlit as st
@@ -66,14 +67,20 @@ def _all_keys(tables: list[leaderboard.Table]) -> list[str]:
     return keys
 
 
+def tab_labels(chosen: list[leaderboard.Table]) -> list[str]:
+    """The tabs' labels: each table's title (non-empty and unique within its file, helm_core.leaderboard
+    `table_titles`), escaped, since a tab label is Markdown (the URL's `lb_table` holds the label as drawn)."""
+    return [TEXT(t.title) for t in chosen]
+
+
 def _open(ctx: Ctx, tables: list[leaderboard.Table]) -> tuple[int, list[leaderboard.Table], int]:
     """(group index, the group's tables, index of the open table) for the context's state."""
     groups = _groups(tables)
     group = ctx.get("lb_group", groups[0], groups)
     gi = groups.index(group)
     chosen = [t for t in tables if t.group == group]
-    titles = [t.title for t in chosen]
-    return gi, chosen, titles.index(ctx.get(tab_key(gi), titles[0], titles))
+    labels = tab_labels(chosen)
+    return gi, chosen, labels.index(ctx.get(tab_key(gi), labels[0], labels))
 
 
 # ----------------------------------------------------------------------------- the slide
@@ -94,11 +101,11 @@ def lb_controls(ctx: Ctx) -> dict | None:
                           "schema's main list) and one per scenario.")
     gi, chosen, _ = _open(ctx, tables)
     key = tab_key(gi)
-    titles = [t.title for t in chosen]
+    labels = tab_labels(chosen)
     opened = st.session_state.get(key)
-    if opened not in titles:
+    if opened not in labels:
         opened = st.query_params.get(key)
-    return {"lb_group": groups[gi], key: opened} if opened in titles else {"lb_group": groups[gi]}
+    return {"lb_group": groups[gi], key: opened} if opened in labels else {"lb_group": groups[gi]}
 
 
 def _top_phrase(h: leaderboard.Headline, table: leaderboard.Table) -> str:
@@ -122,6 +129,11 @@ def _top_phrase(h: leaderboard.Headline, table: leaderboard.Table) -> str:
         return f"{who} {fmt.verb_form(len(top), 'has')} the highest {TEXT(h.column)} {among} ({tie})"
     better = "lower" if h.lower_is_better else "higher"
     return f"{who} {fmt.verb_form(len(top), 'leads')} on {TEXT(h.column)} ({better} is better) {among} ({tie})"
+
+
+def file_name(t: leaderboard.Table, suffix: str = "") -> str:
+    """A download's file name for a table: letters, digits, '.', '-' and '_' only (titles hold '/', ':' ...)."""
+    return re.sub(r"[^\w.-]+", "_", f"helm_{t.group}_{t.name or t.title}{suffix}").strip("_")[:120]
 
 
 def _missing_cells(t: leaderboard.Table) -> int:
@@ -192,7 +204,7 @@ def lb_view(ctx: Ctx) -> View:
     data = h.ranking.rename(columns={"value": h.column})
     # A short ranking keeps its own height on stage: two bars stretched over the screen read as a wall.
     chart = Chart(fig, key=f"lb_ranking_{gi}_{ti}", alt=alt, data=data, fit=shown >= 6,
-                  data_name=f"helm_{t.group}_{t.name or t.title}_ranking")
+                  data_name=file_name(t, "_ranking"))
     read = (f"Bars: the first {shown} of {fmt.count(len(h.ranking), 'model')} by {h.column}, "
             + ("HELM's own aggregate column" if h.aggregate else "the table's first column with a number")
             + "; the model ranked first is drawn darker. The full tables are below, one tab per table; click a cell for the "
@@ -239,7 +251,7 @@ def cell_detail(ctx: Ctx, t: leaderboard.Table, col_key: str) -> None:
     for key, opts in (("lb_model", models), (col_key, labels)):
         if st.session_state.get(key) not in opts:
             st.session_state.pop(key, None)
-    model = c[0].selectbox(t.first, models, key="lb_model", bind="query-params")
+    model = c[0].selectbox(TEXT(t.first), models, key="lb_model", bind="query-params")
     # By default the first column with runs behind it (a win-rate column has none).
     with_runs = set(t.cells.loc[t.cells["run_spec_names"].map(len) > 0, "column"])
     first = next((i for i, label in enumerate(labels) if label in with_runs), 0)
@@ -307,7 +319,7 @@ def show_table(ctx: Ctx, t: leaderboard.Table, gi: int, ti: int) -> None:
     rejected = validity.rejected_sentence(validity.frame(t.rejected))
     if rejected:
         st.caption(TEXT(rejected))
-    components.download(df, f"helm_{t.group}_{t.name or t.title}", key=f"{df_key}_csv")
+    components.download(df, file_name(t), key=f"{df_key}_csv")
     cell_detail(ctx, t, col_key)
 
 
@@ -318,10 +330,10 @@ def lb_details(ctx: Ctx, view: View, event) -> None:
     if error or not tables:
         return
     gi, chosen, _ = _open(ctx, tables)
-    titles = [t.title for t in chosen]
+    labels = tab_labels(chosen)
     key = tab_key(gi)
-    state.allow(key, titles)
-    tabs = st.tabs(titles, key=key, on_change="rerun", bind="query-params")
+    state.allow(key, labels)
+    tabs = st.tabs(labels, key=key, on_change="rerun", bind="query-params")
     opened = next((i for i, tab in enumerate(tabs) if tab.open), 0)
     with tabs[opened]:
         show_table(ctx, chosen[opened], gi, opened)
