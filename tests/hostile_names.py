@@ -15,7 +15,7 @@ METRIC = "E_M* [m] <m> & | $m$ ~m~"
 TITLE = "Acc_uracy *T* [t] <t> & | $ ~"
 NAMES = (MODEL, OTHER, SCENARIO, METRIC, TITLE)
 COLUMN = f"{SCENARIO} - {METRIC}"
-EM_COLUMN = f"{SCENARIO} - EM"
+PROB_COLUMN = f"{SCENARIO} - Max prob"
 RUN = "sce_nario:model=my_model"
 # What a page must never show instead of a name's own characters.
 ENTITIES = ("&#95;", "&#42;", "&lt;", "&gt;", "&amp;amp;", "&#124;", "&#36;", "&#126;", "&#91;")
@@ -30,7 +30,8 @@ def _header(value: str, metric: str, lower: bool | None) -> dict:
 
 def groups_doc() -> list[dict]:
     """A groups/core_scenarios.json: HELM's first table (hostile title, a mean win rate and the hostile metric), and
-    a table HELM titled "" whose cells are Infinity (refused at load) and NaN (no value)."""
+    a table HELM titled "" (as helm-summarize titles a scenario without arguments) whose Max prob cells are Infinity
+    (refused at load) and NaN (no value)."""
     return [
         {"title": TITLE, "name": "accuracy",
          "header": [{"value": "Model/adapter"}, {"value": "Mean win rate", "lower_is_better": False, "metadata": {}},
@@ -38,7 +39,7 @@ def groups_doc() -> list[dict]:
          "rows": [[{"value": MODEL}, {"value": 1.0}, {"value": 0.7, "run_spec_names": [RUN]}],
                   [{"value": OTHER}, {"value": 0.0}, {"value": 0.2}]]},
         {"title": "", "name": "",
-         "header": [{"value": "Model/adapter"}, _header(EM_COLUMN, "EM", False)],
+         "header": [{"value": "Model/adapter"}, _header(PROB_COLUMN, "Max prob", None)],
          "rows": [[{"value": MODEL}, {"value": float("inf")}], [{"value": OTHER}, {"value": float("nan")}]]},
     ]
 
