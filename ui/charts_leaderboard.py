@@ -1,6 +1,8 @@
 """Plotly builder for HELM's Leaderboard page: one table's ranking column as bars. No Streamlit."""
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -45,14 +47,16 @@ def ranking_bars(ranking: pd.DataFrame, column: str, lower_is_better: bool | Non
     lo = float(min(0.0, np.nanmin(values))) if len(values) else 0.0
     hi = float(max(0.0, np.nanmax(values))) if len(values) else 1.0
     span = (hi - lo) or 1.0
+    title = column + ("" if lower_is_better is None else " (lower is better)" if lower_is_better else
+                      " (higher is better)")
+    # A phone's plot is ~350 px wide: the axis title in lines of at most 34 characters, so it stays inside.
+    lines = (textwrap.wrap(title, 34, break_long_words=False) or [title]) if mode == "phone" else [title]
     # Room for the value labels outside the bars at either end.
     fig.update_xaxes(range=[lo - (0.22 * span if lo < 0 else 0), hi + 0.22 * span], zeroline=True,
-                     title=escape.chart_label(column) + ("" if lower_is_better is None else
-                                                         " (lower is better)" if lower_is_better else
-                                                         " (higher is better)"),
+                     title="<br>".join(escape.chart_label(x) for x in lines),
                      nticks=4 if mode in ("presenter", "phone") else 6)
     fig.update_yaxes(tickvals=pos, ticktext=names, autorange="reversed", automargin=True, ticks="")
-    height = {"phone": 28, "presenter": 40}.get(mode, 30) * max(len(top), 2) + 90
+    height = {"phone": 28, "presenter": 40}.get(mode, 30) * max(len(top), 2) + 90 + 18 * (len(lines) - 1)
     # A phone shows plotly's tool bar over the top of the plot: room for it above the first bar.
     return base_layout(fig, height=height).update_layout(margin=dict(l=10, r=20, t=34 if mode == "phone" else 10,
-                                                                     b=50), bargap=0.3)
+                                                                     b=50 + 18 * (len(lines) - 1)), bargap=0.3)
