@@ -21,6 +21,13 @@ MISSING = "–"  # what HELM's own pages show for a cell without a value
 PUBLISHED_WIN_RATE = "Mean win rate (published)"
 PUBLISHED_HELP = ("HELM's own published mean win rate for this metric group, computed by HELM over every model "
                   "of the release (not only the models shown).")
+PUBLISHED_SCORE = "Mean score (published)"
+PUBLISHED_SCORE_HELP = ("HELM's own published mean score for this metric group: the mean of a model's cells in the "
+                        "group's table, as HELM published it (HELM Capabilities ranks by it; it publishes no win "
+                        "rates).")
+# HELM's own aggregate columns: the ones helm-summarize writes first in a table ("Mean win rate"; "Mean score" where a
+# schema aggregates by mean), and the published ones a rebuilt table carries.
+AGGREGATES = ("Mean win rate", "Mean score", PUBLISHED_WIN_RATE, PUBLISHED_SCORE)
 CELL_COLUMNS = ["row", "model", "column", "value", "text", "description", "run_spec_names", "contamination"]
 
 
@@ -235,14 +242,73 @@ def column_help(col: Column) -> str:
     return "\n\n".join(parts)
 
 
+# ----------------------------------------------------------------------------- what a table says first
+
+
+@dataclass(frozen=True)
+class Headline:
+    """What one table says first: the column it ranks by and its models in that order."""
+
+    column: str | None  # the column ranked by (None: the table holds no number)
+    aggregate: bool  # True: HELM's own aggregate (AGGREGATES); False: the table's first column with a number
+    lower_is_better: bool | None  # the column's direction as HELM gives it (None: not given; ranked highest first)
+    ranking: pd.DataFrame  # model, value, rank (1 = best, ties share it), best first, then HELM's row order
+    n_models: int  # the table's rows
+    n_columns: int  # the table's columns after the model column
+
+    @property
+    def top(self) -> list[str]:
+        """The model(s) ranked first (several when tied)."""
+        r = self.ranking
+        return r.loc[r["rank"] == 1, "model"].tolist() if len(r) else []
+
+
+def headline(table: Table) -> Headline:
+    """The column a table is read by, and its ranking: HELM's own aggregate (the first column of AGGREGATES with a
+    value, e.g. "Mean win rate"), else the table's first column with a number; its models with a value, best first
+    by the column's direction (highest first when HELM gives none), ties sharing the better rank and kept in HELM's
+    row order."""
+    c = table.cells
+    with_values = set(c.loc[c["value"].notna(), "column"]) if len(c) else set()
+    numbered = [col for col in table.columns if col.label in with_values]
+    own = [col for col in numbered if col.label in AGGREGATES]
+    pick = own[0] if own else numbered[0] if numbered else None
+    n_models, n_columns = len(table.models), len(table.columns)
+    if pick is None:
+        empty = pd.DataFrame({"model": pd.Series(dtype=object), "value": pd.Series(dtype=float),
+                              "rank": pd.Series(dtype=int)})
+        return Headline(None, False, None, empty, n_models, n_columns)
+    sel = c[(c["column"] == pick.label) & c["value"].notna()].sort_values("row", kind="stable")
+    out = pd.DataFrame({"model": sel["model"].to_numpy(), "value": sel["value"].to_numpy(dtype=float)})
+    out["rank"] = out["value"].rank(ascending=bool(pick.lower_is_better), method="min").astype(int)
+    out = out.sort_values("rank", kind="stable").reset_index(drop=True)
+    return Headline(pick.label, bool(own), pick.lower_is_better, out, n_models, n_columns)
+
+
 # ----------------------------------------------------------------------------- a release without groups files
+
+
+def _published(release: Release, group: str, models: set[str]) -> tuple[pd.DataFrame, str]:
+    """HELM's published aggregate of `group` for `models` (columns model, value) and its column label: the win
+    rates (classic, Lite), else the mean scores (Capabilities); empty when the release publishes neither."""
+    pub = release.published_win_rates
+    if len(pub):
+        pub = pub[(pub["metric_group"] == group) & pub["model"].isin(models)]
+        if len(pub):
+            return pub.rename(columns={"win_rate": "value"})[["model", "value"]], PUBLISHED_WIN_RATE
+    sc = release.published_scores
+    if len(sc):
+        sc = sc[(sc["metric_group"] == group) & sc["model"].isin(models)].drop_duplicates("model")
+        return sc.rename(columns={"score": "value"})[["model", "value"]], PUBLISHED_SCORE
+    return pd.DataFrame(columns=["model", "value"]), PUBLISHED_WIN_RATE
 
 
 def rebuilt_tables(release: Release, models: list[str] | tuple[str, ...] | None = None) -> list[Table]:
     """One table per metric group of a release's tidy results, in the shape of HELM's groups tables (one row
     per model, one column per "<scenario> - <metric>"), marked `rebuilt`. Where the release carries HELM's
-    published win rates for the group, they come first as PUBLISHED_WIN_RATE (HELM's own numbers, over every
-    model of the release); no runs behind cells (the tidy data holds none)."""
+    published aggregate for the group, it comes first: PUBLISHED_WIN_RATE (classic, Lite) or PUBLISHED_SCORE
+    (Capabilities), HELM's own numbers, over every model of the release; no runs behind cells (the tidy data holds
+    none)."""
     res = release.results
     if models is not None:
         res = res[res["model"].isin(set(models))]
@@ -260,11 +326,13 @@ def rebuilt_tables(release: Release, models: list[str] | tuple[str, ...] | None 
             ["_o", "metric"], kind="stable")
         seen: set[str] = {"Model"}
         columns, labels = [], {}
-        pub = release.published_win_rates
-        pub = pub[(pub["metric_group"] == g) & pub["model"].isin(set(sub["model"]))] if len(pub) else pub
+        pub, pub_label = _published(release, g, set(sub["model"]))
         if len(pub):
-            seen.add(PUBLISHED_WIN_RATE)
-            columns.append(Column(label=PUBLISHED_WIN_RATE, description=PUBLISHED_HELP, lower_is_better=False,
+            seen.add(pub_label)
+            lib = sub["lower_is_better"].dropna()  # a mean score follows its columns (efficiency: seconds)
+            columns.append(Column(label=pub_label, lower_is_better=False if pub_label == PUBLISHED_WIN_RATE
+                                  else bool(lib.iloc[0]) if len(lib) else None,
+                                  description=PUBLISHED_HELP if pub_label == PUBLISHED_WIN_RATE else PUBLISHED_SCORE_HELP,
                                   run_group="", metric="", perturbation=""))
         for s, m, lib in pairs[["scenario", "metric", "lower_is_better"]].itertuples(index=False):
             label = _unique(f"{s} - {m}", seen)
@@ -275,9 +343,9 @@ def rebuilt_tables(release: Release, models: list[str] | tuple[str, ...] | None 
         recs = [{"row": rows[r.model], "model": r.model, "column": labels[(r.scenario, r.metric)],
                  "value": float(r.value), "text": "", "description": "", "run_spec_names": (), "contamination": ""}
                 for r in sub.itertuples(index=False)]
-        recs += [{"row": rows[m], "model": m, "column": PUBLISHED_WIN_RATE, "value": float(v), "text": "",
+        recs += [{"row": rows[m], "model": m, "column": pub_label, "value": float(v), "text": "",
                   "description": "", "run_spec_names": (), "contamination": ""}
-                 for m, v in zip(pub["model"], pub["win_rate"]) if m in rows] if len(pub) else []
+                 for m, v in zip(pub["model"], pub["value"]) if m in rows] if len(pub) else []
         cells = pd.DataFrame(recs, columns=CELL_COLUMNS).sort_values("row", kind="stable").reset_index(drop=True)
         out.append(Table(file="", group=release.name, title=str(titles.get(g, g)), name=str(g), first="Model",
                          columns=tuple(columns), cells=cells, rebuilt=True))

@@ -148,3 +148,28 @@ def coverage_help(counts: dict[str, int], schema: str = "HELM's schema") -> str:
         f"Another {fmt.count(c['core_cells_by_design'], 'cell')} {fmt.plural(c['core_cells_by_design'], 'is')} "
         "blank by design (the schema gives the scenario no such group) and not counted."
     )
+
+
+SCENARIO_COLUMNS = ["scenario", "kind", "models with a value", "metric groups", "runs"]
+
+
+def scenario_table(release: Release, runs: pd.DataFrame | None = None) -> pd.DataFrame:
+    """What a dataset holds, scenario by scenario, in the order pages draw them (taxonomy.own_scenarios): its kind
+    (taxonomy.scenario_kinds: "core", "other", "own"), how many models have a value for it, how many of the seven
+    classic metric groups have one ("3 of 7"), and how many loaded runs it has (`runs`: a loaded suite's runs table;
+    0 without one)."""
+    from . import taxonomy
+
+    order = list(taxonomy.own_scenarios(release))
+    kinds = taxonomy.scenario_kinds(release)
+    res = release.results[release.results["value"].notna()]
+    models = res.groupby("scenario")["model"].nunique()
+    groups = res[res["metric_group"].isin(CORE_GROUPS)].groupby("scenario")["metric_group"].nunique()
+    n_runs = runs.groupby("scenario").size() if runs is not None and len(runs) else pd.Series(dtype=int)
+    return pd.DataFrame({
+        "scenario": order,
+        "kind": [kinds.get(s, "") for s in order],
+        "models with a value": [int(models.get(s, 0)) for s in order],
+        "metric groups": [f"{int(groups.get(s, 0))} of {len(CORE_GROUPS)}" for s in order],
+        "runs": [int(n_runs.get(s, 0)) for s in order],
+    }, columns=SCENARIO_COLUMNS)

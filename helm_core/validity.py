@@ -128,6 +128,12 @@ def _show(v: float) -> str:
     return f"{v:.4g}"
 
 
+def value_text(v: float) -> str:
+    """A refused value as text for a table or a CSV: "Infinity", "-Infinity", "NaN" or 4 significant digits
+    ("1e+308"), so no table shows a bare 'inf' or 300 digits."""
+    return _show(float(v))
+
+
 def _tol(bound: float | np.ndarray):
     """Slack for float rounding at a bound (a mean of ones summed in floating point can end at 1 + 1e-16)."""
     return 1e-9 * np.maximum(1.0, np.abs(bound))

@@ -85,13 +85,15 @@ from .archive import (DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, DEFAULT_MAX_RUNS, DE
 from .fields import clean_name
 from .instances import (INSTANCE_COLUMNS, describe_prob, filter_instances, instance_confidences,
                         instance_stats_table, load_instances, search_instances)
-from .output import (EAGER_INSTANCE_BYTES, HelmOutput, check_upload_size, core_gaps, load_helm_output, read_helm_output, read_helm_upload,
+from .output import (DUPLICATE_COLUMNS, EAGER_INSTANCE_BYTES, HelmOutput, check_upload_size, core_gaps,
+                     duplicate_sentence, duplicates_table, load_helm_output, read_helm_output, read_helm_upload,
                      read_helm_zip, run_headline, summary)
 from .runs import RUN_COLUMNS, STAT_COLUMNS
 from .schema import GROUP_STATS, KNOWN_GROUPS, METRICS, core_scenarios
 
 __all__ = [
-    "DEFAULT_MAX_BYTES", "DEFAULT_MAX_FILES", "DEFAULT_MAX_RUNS", "DEFAULT_MAX_UPLOAD_BYTES", "DataError",
+    "DEFAULT_MAX_BYTES", "DEFAULT_MAX_FILES", "DEFAULT_MAX_RUNS", "DEFAULT_MAX_UPLOAD_BYTES", "DUPLICATE_COLUMNS",
+    "DataError", "duplicate_sentence", "duplicates_table",
     "EAGER_INSTANCE_BYTES", "GROUP_STATS", "HelmOutput",
     "INSTANCE_COLUMNS", "KNOWN_GROUPS", "MAX_JSON_BYTES", "MAX_JSON_CONTAINERS", "METRICS", "RESULT_COLUMNS",
     "RUN_COLUMNS", "RUN_FILES", "STAT_COLUMNS", "check_upload_size", "clean_name", "core_gaps", "core_scenarios",

@@ -253,12 +253,28 @@ def _unique_runs(runs: list[_Run], tables: list[str], notes: list[str], duplicat
         ordered = sorted(rs, key=lambda r: (r.folder.rpartition("/")[0] not in table_suites, r.folder))
         kept, rest = ordered[0], ordered[1:]
         drop.update(id(r) for r in rest)
-        duplicates.append({"kind": "run", "name": clean_name(name, 300), "kept": clean_name(kept.folder, 300),
-                           "left_out": [clean_name(r.folder, 300) for r in rest]})
-        notes.append(f"Run {clean_name(name, 200)!r} is in {len(rs)} run folders ("
-                     + ", ".join(clean_name(r.folder, 200) for r in ordered) + f"): {clean_name(kept.folder, 200)} is "
-                     f"used, the other{'s' if len(rest) > 1 else ''} left out, so no cell counts the run twice.")
+        record = {"kind": "run", "name": clean_name(name, 300), "kept": clean_name(kept.folder, 300),
+                  "left_out": [clean_name(r.folder, 300) for r in rest]}
+        duplicates.append(record)
+        notes.append(duplicate_sentence(record))
     return [r for r in runs if id(r) not in drop]
+
+
+def duplicate_sentence(record: dict) -> str:
+    """One `meta["duplicates"]` record in words: the run, its folders, the one used and the ones left out."""
+    rest = list(record["left_out"])
+    folders = [record["kept"], *rest]
+    return (f"Run {record['name']!r} is in {len(folders)} run folders ({', '.join(folders)}): {record['kept']} is "
+            f"used, the other{'s' if len(rest) > 1 else ''} left out, so no cell counts the run twice.")
+
+
+DUPLICATE_COLUMNS = ["run", "folder used", "folders left out"]
+
+
+def duplicates_table(records) -> pd.DataFrame:
+    """`meta["duplicates"]` as a table: one row per run found in more than one folder (DUPLICATE_COLUMNS)."""
+    return pd.DataFrame([(r["name"], r["kept"], ", ".join(r["left_out"])) for r in records or []],
+                        columns=DUPLICATE_COLUMNS)
 
 
 def _drop_rejected_stats(runs: list[_Run], rejected: list[dict], schema) -> None:

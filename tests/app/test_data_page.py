@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from helm_core import escape, fmt, helm_output, summary, validity
+from tests import hostile_names as H
 from ui import cache
 
-from .helpers import assert_clean, open_page, texts
+from .helpers import assert_clean, open_page, section_labels, tables, texts
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output"
 SUITE = FIX / "runs" / "demo"
@@ -28,6 +30,15 @@ def zip_folder(folder: Path, prefix: str = "demo/") -> bytes:
 
 SUITE_ZIP = zip_folder(SUITE)
 GROUPS_ZIP = zip_folder(FIX / "groups", prefix="groups/")
+
+
+def plain(at) -> str:
+    """The page's Markdown as it reads on screen (escapes resolved, bold marks dropped)."""
+    return escape.unmarkdown(texts(at).replace("**", ""))
+
+
+def errors(at) -> list[str]:
+    return [escape.unmarkdown(e.value) for e in at.error]
 
 
 def metrics(at) -> dict[str, str]:
@@ -56,7 +67,7 @@ def test_valid_zip_gives_a_summary_and_switches_every_page():
     at = upload(open_page("app_pages/data.py", query={"cohort": "all"}), "demo.zip", SUITE_ZIP)
     m = metrics(at)
     assert (m["Models"], m["Scenarios"], m["Runs"], m["Instances"]) == ("3", "3", "3", "8")
-    t = texts(at)
+    t = plain(at)
     assert "Loaded demo.zip" in t and "Missing 14 of the 16 core scenarios" in t
     assert "Other scenarios, kept as extra columns: GSM8K" in t
     assert "Bias, Toxicity, Efficiency" in t
@@ -69,8 +80,8 @@ def test_valid_zip_gives_a_summary_and_switches_every_page():
 
 def test_broken_zip_gives_a_message_and_keeps_the_bundled_release():
     at = upload(open_page("app_pages/data.py", query={"cohort": "all"}), "broken.zip", bytes(range(256)) * 4)
-    assert any("not a readable zip archive" in e.value for e in at.error)
-    assert any("keeps showing HELM classic v0.4.0" in e.value for e in at.error)
+    assert any("not a readable zip archive" in e for e in errors(at))
+    assert any("keeps showing HELM classic v0.4.0" in e for e in errors(at))
     assert active_key(at) == cache.BUNDLED_KEY
     at.switch_page("app_pages/plumbing.py").run()
     assert metrics(at)["Models"] == "67"
@@ -80,7 +91,7 @@ def test_broken_zip_after_a_good_one_keeps_the_good_one():
     at = upload(open_page("app_pages/data.py", query={"cohort": "all"}), "demo.zip", SUITE_ZIP)
     good = at.session_state["dataset_key"]
     at = upload(at, "traversal.zip", _zip([("../../evil/stats.json", b"[]")]))
-    assert any("points outside the archive" in e.value for e in at.error)
+    assert any("points outside the archive" in e for e in errors(at))
     assert at.session_state["dataset_key"] == good
     assert metrics(at)["Models"] == "3"
     at.switch_page("app_pages/plumbing.py").run()
@@ -104,18 +115,18 @@ def _zip(members):
     ("missing.zip", _zip([("demo/x/run_spec.json", b"{}")]), "stats.json: file is missing"),
     ("nothing.zip", _zip([("readme.txt", b"hi")]), "no HELM output found"),
     ("twice.zip", _zip([("demo/x/run_spec.json", b"{}"), ("demo/x/stats.json", b"[]"), ("demo/x/stats.json", b"[1]")]),
-     "demo/x/stats.json&#x27; is stored twice in the archive"),
+     "'demo/x/stats.json' is stored twice in the archive"),
 ])
 def test_each_bad_upload_has_its_message(name, data, message):
     at = upload(open_page("app_pages/data.py"), name, data)
-    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+    assert any(message in e for e in errors(at)), errors(at)
     assert metrics(at) == {}  # no summary of a dataset that did not load
 
 
 def test_upload_over_the_limit(monkeypatch):
     monkeypatch.setattr(cache, "UPLOAD_LIMIT_BYTES", 1000)
     at = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
-    assert any("over the upload limit" in e.value for e in at.error)
+    assert any("over the upload limit" in e for e in errors(at))
     assert active_key(at) == cache.BUNDLED_KEY
 
 
@@ -193,7 +204,7 @@ def test_groups_zip_summary():
     at = upload(open_page("app_pages/data.py"), "tables.zip", GROUPS_ZIP)
     m = metrics(at)
     assert (m["Models"], m["Runs"], m["Instances"]) == ("3", "0", "0")
-    assert "HELM's leaderboard tables" in texts(at).replace("&#x27;", "'")
+    assert "HELM's leaderboard tables" in plain(at)
 
 
 def test_uploads_are_private_to_the_session():
@@ -221,7 +232,7 @@ def test_server_path_only_when_local(monkeypatch, tmp_path):
     at.text_input(key="data_path").set_value(str(tmp_path / "nope"))
     submit = [b for b in at.button if b.label == "Load from path"][0]
     submit.click().run()
-    assert any("no such file or folder" in e.value for e in at.error)
+    assert any("no such file or folder" in e for e in errors(at))
     at.text_input(key="data_path").set_value(str(SUITE))
     submit = [b for b in at.button if b.label == "Load from path"][0]
     submit.click().run()
@@ -242,7 +253,7 @@ def test_configured_path_is_the_default(monkeypatch):
 def test_bad_configured_path_is_reported_in_the_sidebar(monkeypatch, tmp_path):
     monkeypatch.setenv("HELM_OUTPUT", str(tmp_path / "missing"))
     at = open_page(query={"cohort": "all"})
-    assert any("Could not load the HELM output given at start-up" in e.value for e in at.sidebar.error)
+    assert any("Could not load the HELM output given at start-up" in escape.unmarkdown(e.value) for e in at.sidebar.error)
     assert metrics(at)["Models"] == "67"
 
 
@@ -271,3 +282,98 @@ def test_configured_output_path(monkeypatch, argv, env, expected):
         monkeypatch.setenv("HELM_OUTPUT", env)
     assert cache.configured_output_path() == expected
     assert cache.server_paths_allowed() == (expected is not None)
+
+
+# ----------------------------------------------------------------------------- what was loaded, and left out
+
+SUITE_0516 = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516"
+MY = "runs/my-suite"
+JOINT = "lsat_qa:task=all,method=multiple_choice_joint,model=eleutherai_pythia-70m"
+
+
+@pytest.fixture
+def left_out_suite(tmp_path) -> Path:
+    """The 0516 suite with an EM of Infinity in one run's stats.json and that run copied to a second folder."""
+    import json
+    import math
+    import shutil
+
+    root = tmp_path / "out"
+    shutil.copytree(SUITE_0516, root)
+    stats = root / MY / JOINT / "stats.json"
+    doc = json.loads(stats.read_text())
+    for s in doc:
+        if s["name"]["name"] == "exact_match" and not s["name"].get("perturbation"):
+            s.update(mean=math.inf, sum=math.inf, max=math.inf)
+    stats.write_text(json.dumps(doc))
+    shutil.copytree(root / MY / JOINT, root / MY / (JOINT + " copy"))
+    return root
+
+
+def test_values_and_run_folders_left_out_are_listed_in_full(monkeypatch, left_out_suite):
+    """The page names what the loader left out: the values HELM could not have produced (a sentence, and the full
+    table in an expander, by name, values as text) and the run folder that repeats a run (its sentence and table)."""
+    monkeypatch.setenv("HELM_OUTPUT", str(left_out_suite))
+    at = open_page("app_pages/data.py", query={"cohort": "all"})
+    rel = helm_output.read_helm_output(left_out_suite).release
+    rejected = validity.rejected(rel)
+    dups = rel.meta["duplicates"]
+    assert len(rejected) >= 1 and len(dups) == 1
+    t = plain(at)
+    assert validity.rejected_sentence(rejected) in t
+    assert helm_output.duplicate_sentence(dups[0]) in t and "2 run folders" in t
+    assert t.count(helm_output.duplicate_sentence(dups[0])) == 1  # told once, not again among the notes
+    assert f"({fmt.count(len(rejected), 'value')} left out, 1 duplicate run folder)." in t
+    assert [e.label for e in at.expander if e.label.startswith(("Values left out", "Run folders left out"))] == [
+        f"Values left out ({len(rejected)})", "Run folders left out (1)"]
+    shown = {tuple(d.value.columns): d.value for d in at.dataframe}
+    table = shown[tuple(validity.REJECTED_COLUMNS)]
+    assert table["metric"].tolist() == rejected["metric"].tolist() and "Infinity" in table["value"].tolist()
+    assert table["value"].map(type).eq(str).all()  # as text: no bare inf in a number column
+    assert shown[tuple(helm_output.DUPLICATE_COLUMNS)].to_dict("records") == helm_output.duplicates_table(
+        dups).to_dict("records")
+
+
+def test_the_dataset_scenario_by_scenario():
+    """The slide's table: every scenario of the loaded dataset with its models with a value and its runs."""
+    at = upload(open_page("app_pages/data.py", query={"cohort": "all"}), "demo.zip", SUITE_ZIP)
+    out = helm_output.read_helm_zip(SUITE_ZIP, "demo.zip")
+    want = summary.scenario_table(out.release, out.runs)
+    got = next(d for d in tables(at) if "models with a value" in d.columns)
+    assert got["scenario"].tolist() == want["scenario"].tolist()
+    assert got["runs"].tolist() == want["runs"].tolist() and got["runs"].sum() == 3
+
+
+def test_the_bundled_release_scenario_by_scenario():
+    at = open_page("app_pages/data.py")
+    got = next(d for d in tables(at) if "models with a value" in d.columns)
+    assert len(got) == 16 and "runs" not in got.columns and "kind" not in got.columns
+    assert "Now showing: HELM classic v0.4.0 (bundled), 67 models on 16 scenarios." in plain(at)
+
+
+@pytest.mark.parametrize("name, data", [("hostile.zip", H.groups_zip()), ("core_scenarios.json", H.groups_json())])
+def test_hostile_names_and_values_in_an_upload(name, data):
+    """An upload whose model, scenario, metric and table names are full of `_ * [ ] < > & | $ ~`, with a table HELM
+    titled "", an Infinity cell and a NaN cell: it loads, every name reads as the loader holds it (no entity, no
+    stray backslash), and the Infinity is named as left out."""
+    at = upload(open_page("app_pages/data.py", query={"cohort": "all"}), name, data)
+    assert active_key(at).startswith("upload-")
+    body = texts(at)
+    assert not [e for e in H.ENTITIES if e in body]
+    t = plain(at)
+    assert "\\" not in t
+    scenario = helm_output.clean_name(H.SCENARIO, 120)
+    assert next(d for d in tables(at) if "models with a value" in d.columns)["scenario"].tolist() == [scenario]
+    assert "1 value HELM could not have produced was left out" in t and "= Infinity" in t
+    models = next(d.value for d in at.dataframe if "helm_id" in d.value.columns)
+    assert set(models["model"]) == {helm_output.clean_name(H.MODEL, 200), helm_output.clean_name(H.OTHER, 200)}
+    at.switch_page("app_pages/leaderboard.py").run()
+    assert_clean(at)
+    assert [escape.unmarkdown(x) for x in section_labels(at)] == [helm_output.clean_name(H.TITLE, 200), scenario]
+
+
+def test_presenter_mode_on_the_data_page():
+    """Off the route, but a presenter who opens it still gets its point and table."""
+    at = open_page("app_pages/data.py", query={"present": "1"})
+    assert "Now showing: HELM classic v0.4.0 (bundled)" in plain(at)
+    assert next(d for d in tables(at) if "models with a value" in d.columns) is not None

@@ -16,10 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from helm_core import escape, helm_output
+from tests import hostile_names as H
 from tests.fuzz_config import SEEDS, STEPS
 from ui import nav
 
-from .helpers import open_page, open_section, section_tabs, texts
+from .helpers import open_page, open_section, section_labels, section_tabs, texts
 
 PAGES = nav.available_pages()
 JUNK = [b"", b"PK\x03\x04garbage", bytes(range(256)) * 4, b"{not json", b"\x00" * 1024]
@@ -129,7 +131,8 @@ def _stat(path: Path, name: str, **values) -> None:
 def hostile_suite(tmp_path_factory) -> Path:
     """The 0516 suite (genuine-shaped helm-run + helm-summarize output) with what a probe uploaded: Infinity and
     out-of-range stats, table cells and parameter counts, a confidence of +Infinity, a run folder copied under
-    another name with another EM."""
+    another name with another EM, and a groups file whose model, scenario, metric and table names are full of
+    Markdown / HTML syntax (`_ * [ ] < > & | $ ~`), with a table titled "", an Infinity and a NaN cell."""
     root = tmp_path_factory.mktemp("hostile") / "out"
     shutil.copytree(SUITE_0516, root)
     suite = root / MY
@@ -152,6 +155,7 @@ def hostile_suite(tmp_path_factory) -> Path:
                          if s["name"]["name"] == "max_prob"])
     shutil.copytree(suite / JOINT, suite / (JOINT + " copy"))
     _stat(suite / (JOINT + " copy") / "stats.json", "exact_match", mean=0.1, sum=0.1, min=0.1, max=0.1)
+    (suite / "groups" / "zz_hostile.json").write_bytes(H.groups_json())
     return root
 
 
@@ -174,7 +178,18 @@ def test_a_hostile_suite_never_raises_nor_prints_inf(monkeypatch, hostile_suite,
             v = df.value
             nums = v.select_dtypes("number").to_numpy(float) if hasattr(v, "select_dtypes") else []
             assert not np.isinf(nums).any(), label
+        assert not [e for e in H.ENTITIES if e in body], label  # a name's `_ < > &` never shows as an entity
+    if spec.url_path in ("data", "leaderboard"):
+        # The pages that list the names: each reads as the loader holds it, with no stray backslash.
+        shown = escape.unmarkdown(body)
+        assert "\\" not in shown
     if spec.url_path == "data":
-        body = texts(at)
-        assert "values HELM could not have produced were left out" in body
-        assert "2 run folders" in body
+        assert "values HELM could not have produced were left out" in shown
+        assert "2 run folders" in shown
+        models = next(d.value for d in at.dataframe if "helm_id" in d.value.columns)
+        assert helm_output.clean_name(H.MODEL, 200) in set(models["model"])
+    if spec.url_path == "leaderboard":
+        at.selectbox(key="lb_group").set_value("zz_hostile").run()
+        assert [escape.unmarkdown(x) for x in section_labels(at)] == [helm_output.clean_name(H.TITLE, 200),
+                                                                       helm_output.clean_name(H.SCENARIO, 200)]
+        assert helm_output.clean_name(H.MODEL, 200) in escape.unmarkdown(texts(at))

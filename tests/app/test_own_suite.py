@@ -70,7 +70,8 @@ def _own_suite(monkeypatch):
 
 
 def _text(at) -> str:
-    return html.unescape(texts(at)).replace("\\", "")
+    """The page's text as read: entities and backslash escapes resolved, word joiners (helm_core.escape) dropped."""
+    return html.unescape(texts(at)).replace("\\", "").replace("\u2060", "")
 
 
 def _metrics(at) -> dict[str, str]:

@@ -71,3 +71,29 @@ def test_garbage_query_values_in_each_section(spec):
         query = {k: rng.choice(GARBAGE) for k in page_keys(spec) if k != key}
         at = open_page(spec.file, query={**query, key: label})
         assert [t.label for t in section_tabs(at)[1] if t.children] == [label]
+
+
+SUITE_0516 = ROOT / "tests" / "fixtures" / "helm_output_0516"
+HOSTILE_VALUES = GARBAGE + ["my_model *v2* [x] <b>&amp; | $y$ ~z~", "Acc_uracy *T* [t] <t> & | $ ~", "&#95;&lt;",
+                            "\\*not\\_bold\\*", "core_scenarios", "Calibration", "Mean win rate"]
+
+
+@pytest.mark.parametrize("path", ["leaderboard", "data"])
+def test_garbage_query_values_on_a_loaded_suite(monkeypatch, path):
+    """On a suite with groups files the leaderboard declares a key per group file and per table (lb_group,
+    lb_table_<group>, lb_column_<table>, lb_column_<group>_<table>): garbage and Markdown-laden values in each, one
+    page open per seed, never raise; the open tab and the pickers keep valid values only."""
+    monkeypatch.setenv("HELM_OUTPUT", str(SUITE_0516))
+    spec = nav.spec_for(path)
+    keys = sorted(open_page(spec.file, query={"cohort": "all"}).session_state["_qp_allowed"])
+    if path == "leaderboard":
+        assert {"lb_group", "lb_table", "lb_table_4", "lb_column_0", "lb_column_4_0"} <= set(keys)
+    for seed in range(max(SEEDS, 3)):
+        rng = random.Random(seed)
+        query = {k: rng.choice(HOSTILE_VALUES) for k in keys if k not in ("present", "follow")}
+        at = open_page(spec.file, query={**query, "cohort": "all"})
+        if path == "leaderboard":
+            groups = at.selectbox(key="lb_group")
+            assert groups.value in groups.options
+            label = [t.label for t in section_tabs(at)[1] if t.children]
+            assert len(label) == 1

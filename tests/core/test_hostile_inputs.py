@@ -270,7 +270,27 @@ def test_two_run_folders_with_one_run_name_keep_one_and_say_so(tmp_path):
     dup = out.release.meta["duplicates"]
     assert dup == [{"kind": "run", "name": JOINT, "kept": f"{MY}/{JOINT}", "left_out": [f"{MY}/{JOINT} copy"]}]
     assert any("2 run folders" in n and "copy" in n for n in out.release.meta["notes"])
+    assert ho.duplicate_sentence(dup[0]) in out.release.meta["notes"]  # the note the data page shows
+    assert ho.duplicates_table(dup).to_dict("records") == [
+        {"run": JOINT, "folder used": f"{MY}/{JOINT}", "folders left out": f"{MY}/{JOINT} copy"}]
     assert len(leaderboard.cell_runs(out.runs, (JOINT,))) == 1
+
+
+@pytest.mark.parametrize("record, sentence", [
+    ({"name": "r", "kept": "a/r", "left_out": ["b/r"]},
+     "Run 'r' is in 2 run folders (a/r, b/r): a/r is used, the other left out, so no cell counts the run twice."),
+    ({"name": "r", "kept": "a/r", "left_out": ["b/r", "c/r"]},
+     "Run 'r' is in 3 run folders (a/r, b/r, c/r): a/r is used, the others left out, so no cell counts the run "
+     "twice."),
+])
+def test_duplicate_sentence(record, sentence):
+    assert ho.duplicate_sentence(record) == sentence
+
+
+@pytest.mark.parametrize("value, text", [(math.inf, "Infinity"), (-math.inf, "-Infinity"), (1e308, "1e+308"),
+                                         (-3.5, "-3.5"), (math.nan, "NaN")])
+def test_a_refused_value_as_text(value, text):
+    assert validity.value_text(value) == text
 
 
 def test_a_duplicate_run_in_another_suite_keeps_the_suite_of_the_groups_tables(tmp_path):

@@ -133,6 +133,56 @@ def test_helm_output_keeps_its_tables():
     assert helm_output.read_helm_output(FIX / "runs" / "demo").leaderboard() == []
 
 
+# ----------------------------------------------------------------------------- what a table says first
+
+
+def _table(cols: list[tuple], rows: list[list]) -> lb.Table:
+    """A one-table groups file: cols are (label, lower_is_better), rows are [model, value...] (None: no value)."""
+    doc = [{"title": "T", "header": header(*[(c, None, lib, "S", c) for c, lib in cols]),
+            "rows": [[{"value": r[0]}] + [{} if v is None else {"value": v} for v in r[1:]] for r in rows]}]
+    return lb.parse_tables(doc, "groups/x.json")[0]
+
+
+@pytest.mark.parametrize("cols, rows, column, aggregate, ranking", [
+    # HELM's own aggregate comes first, wherever it stands
+    ([("S - EM", False), ("Mean win rate", False)], [["a", 0.9, 0.2], ["b", 0.1, 0.8]], "Mean win rate", True,
+     [("b", 1), ("a", 2)]),
+    # an aggregate without a value is passed over for the first column with one
+    ([("Mean win rate", False), ("S - EM", False)], [["a", None, 0.2], ["b", None, 0.8]], "S - EM", False,
+     [("b", 1), ("a", 2)]),
+    # lower is better: the lowest first
+    ([("S - time (s)", True)], [["a", 0.5], ["b", 0.1], ["c", 0.3]], "S - time (s)", False,
+     [("b", 1), ("c", 2), ("a", 3)]),
+    # no direction given: the highest first
+    ([("S - # eval", None)], [["a", 5.0], ["b", 7.0]], "S - # eval", False, [("b", 1), ("a", 2)]),
+    # ties share the better rank and keep HELM's row order; a model without a value is left out
+    ([("Mean score", False)], [["a", 0.5], ["b", None], ["c", 0.7], ["d", 0.7]], "Mean score", True,
+     [("c", 1), ("d", 1), ("a", 3)]),
+    # no number at all
+    ([("S - EM", False)], [["a", None]], None, False, []),
+])
+def test_headline(cols, rows, column, aggregate, ranking):
+    h = lb.headline(_table(cols, rows))
+    assert (h.column, h.aggregate) == (column, aggregate)
+    assert list(zip(h.ranking["model"], h.ranking["rank"])) == ranking
+    assert h.top == [m for m, r in ranking if r == 1]
+    assert (h.n_models, h.n_columns) == (len(rows), len(cols))
+
+
+@pytest.mark.parametrize("name", ["classic", "lite", "capabilities"])
+def test_headline_of_a_rebuilt_table_is_helms_published_ranking(name):
+    """On every bundled release, the first table's headline is HELM's published ranking of its group."""
+    from helm_core import aggregate
+
+    rel = data.load_bundled(name)
+    t = lb.rebuilt_tables(rel)[0]
+    h = lb.headline(t)
+    pub = aggregate.published_ranking(rel, t.name)
+    assert h.aggregate and h.column in (lb.PUBLISHED_WIN_RATE, lb.PUBLISHED_SCORE)
+    assert h.top == pub.loc[pub["rank"] == 1, "model"].tolist()
+    assert h.ranking["value"].tolist() == pytest.approx(pub["value"].tolist())
+
+
 # ----------------------------------------------------------------------------- rebuilt from tidy data
 
 
@@ -152,10 +202,29 @@ def test_rebuilt_tables_of_classic():
     assert w.loc["BLOOM (176B)", lb.PUBLISHED_WIN_RATE] == pub[("BLOOM (176B)", "accuracy")]
 
 
-@pytest.mark.parametrize("name, published", [("classic", True), ("lite", True), ("capabilities", False)])
-def test_rebuilt_tables_carry_published_win_rates_only_where_helm_published_them(name, published):
-    tables = lb.rebuilt_tables(data.load_bundled(name))
-    assert (tables[0].columns[0].label == lb.PUBLISHED_WIN_RATE) is published
+@pytest.mark.parametrize("name, label", [("classic", lb.PUBLISHED_WIN_RATE), ("lite", lb.PUBLISHED_WIN_RATE),
+                                         ("capabilities", lb.PUBLISHED_SCORE)])
+def test_rebuilt_tables_carry_the_aggregate_helm_published(name, label):
+    """Classic and Lite publish mean win rates, Capabilities a mean score (and no win rates): each rebuilt table
+    of a group HELM published an aggregate for starts with it, HELM's value for every model shown."""
+    rel = data.load_bundled(name)
+    pub = (rel.published_win_rates.rename(columns={"win_rate": "v"}) if label == lb.PUBLISHED_WIN_RATE
+           else rel.published_scores.rename(columns={"score": "v"}))
+    published = pub.set_index(["model", "metric_group"])["v"]
+    for t in lb.rebuilt_tables(rel):
+        if t.name not in set(pub["metric_group"]):
+            assert all(c.label not in lb.AGGREGATES for c in t.columns)
+            continue
+        assert t.columns[0].label == label and t.columns[0].lower_is_better is not None
+        w = t.wide().set_index("Model")[label].dropna()
+        assert len(w) and all(w[m] == published[(m, t.name)] for m in w.index)
+
+
+@pytest.mark.parametrize("group, lower", [("accuracy", False), ("efficiency", True)])
+def test_a_published_mean_score_follows_its_columns_direction(group, lower):
+    """Capabilities' mean score of observed inference times is lower-is-better, as its columns are."""
+    t = next(t for t in lb.rebuilt_tables(data.load_bundled("capabilities")) if t.name == group)
+    assert t.columns[0].label == lb.PUBLISHED_SCORE and t.columns[0].lower_is_better is lower
 
 
 def test_rebuilt_tables_skip_groups_without_values():

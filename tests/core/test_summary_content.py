@@ -137,3 +137,35 @@ def test_a_suite_of_its_own_says_whose_blanks_without_the_paper_cohort():
     assert "blank cell" in sentence and "paper" not in sentence
     assert summary.bookkeeping_metrics(rel) == ["# eval", "# train", "truncated", "# prompt tokens",
                                                 "# output tokens"]
+
+
+def _release_and_runs(name):
+    from pathlib import Path
+
+    from helm_core import data, helm_output
+
+    if name == "0516":
+        out = helm_output.read_helm_output(Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516")
+        return out.release, out.runs
+    return data.load_bundled(name), None
+
+
+@pytest.mark.parametrize("name, kinds", [("classic", {"core"}), ("lite", {"own"}), ("capabilities", {"own"}),
+                                         ("0516", {"other"})])
+def test_scenario_table_counts_each_scenario(name, kinds):
+    """One row per scenario; its models with a value, classic metric groups with a value and loaded runs, each
+    recounted here from the results and runs tables."""
+    from helm_core.data import CORE_GROUPS
+    from helm_core.summary import scenario_table
+
+    rel, runs = _release_and_runs(name)
+    t = scenario_table(rel, runs)
+    assert sorted(t["scenario"]) == sorted(rel.taxonomy.scenario_names) and set(t["kind"]) == kinds
+    res = rel.results[rel.results["value"].notna()]
+    for r in t.itertuples(index=False):
+        sub = res[res["scenario"] == r.scenario]
+        assert r[2] == sub["model"].nunique()
+        assert r[3] == f"{sub.loc[sub['metric_group'].isin(CORE_GROUPS), 'metric_group'].nunique()} of 7"
+        assert r.runs == (0 if runs is None else int((runs["scenario"] == r.scenario).sum()))
+    if runs is not None:
+        assert t["runs"].sum() == len(runs)

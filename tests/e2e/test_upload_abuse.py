@@ -1,6 +1,7 @@
 """Upload abuse against a real server: a zip bomb, path traversal, a symlink, a 0-byte file, random bytes with
 a .zip name, a 50 MB JSON, a member stored twice. Each is refused with a clear message on the data page, another visitor's session
-keeps working meanwhile, and the server's memory stays bounded."""
+keeps working meanwhile, and the server's memory stays bounded. Names full of Markdown and HTML syntax, Infinity and
+NaN cells and a table titled "" load instead, and read literally on the data page and the leaderboard."""
 from __future__ import annotations
 
 import io
@@ -13,6 +14,8 @@ import zipfile
 import pytest
 
 from bench.browser import rss_mb
+from helm_core.helm_output import clean_name
+from tests import hostile_names as H
 
 from .conftest import serving
 from .helpers import assert_clean, open_url, wait_settled
@@ -105,3 +108,43 @@ def test_each_abusive_upload_is_refused_while_others_keep_working(own_server, br
     finally:
         abuser_ctx.close()
         bystander_ctx.close()
+
+
+@pytest.mark.parametrize("name, make", [("hostile.zip", H.groups_zip), ("core_scenarios.json", H.groups_json)])
+def test_hostile_names_and_values_load_and_read_literally(own_server, browser, tmp_path, name, make):
+    """A zip (and a lone groups file) whose model, scenario, metric and table names hold `_ * [ ] < > & | $ ~`, with
+    an Infinity and a NaN cell and a table HELM titled "": it loads; on the data page and the leaderboard every name
+    reads as the loader holds it (no `&#95;`, `&lt;` or other entity, no stray backslash, no bold or struck text made
+    of it), and the Infinity is named as left out."""
+    base, _ = own_server
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = ctx.new_page()
+    try:
+        open_url(page, f"{base}/data")
+        path = tmp_path / name
+        path.write_bytes(make())
+        page.locator('[data-testid="stFileUploader"] input[type="file"]').set_input_files(str(path))
+        page.get_by_text(f"Now showing: Your HELM output ({name})").wait_for(timeout=60_000)
+        wait_settled(page)
+        assert_clean(page)
+        main = page.locator('[data-testid="stMain"]')
+        shown = main.inner_text().replace("\u2060", "")
+        assert not [e for e in H.ENTITIES if e in shown] and "\\" not in shown
+        assert clean_name(H.SCENARIO, 120) in shown
+        assert "1 value HELM could not have produced was left out" in shown and "= Infinity" in shown
+        assert main.locator("strong, em, del, a, img").filter(has_text="v2").count() == 0
+        nav = page.locator('[data-testid="stSidebarNav"]')
+        more = nav.get_by_text("View ").filter(has_text="more")
+        if more.count():  # the navigation shows its first sections until expanded
+            more.first.click()
+        nav.get_by_role("link", name="HELM's Leaderboard").first.click()
+        page.wait_for_timeout(300)
+        wait_settled(page)
+        assert_clean(page)
+        shown = main.inner_text().replace("\u2060", "")
+        assert not [e for e in H.ENTITIES if e in shown] and "\\" not in shown
+        tabs = [t.strip().replace("\u2060", "") for t in main.locator('[role="tab"]').all_inner_texts()]
+        assert tabs == [clean_name(H.TITLE, 200), clean_name(H.SCENARIO, 200)]
+        assert f"puts {clean_name(H.MODEL, 200)} first of 2 models" in shown
+    finally:
+        ctx.close()
