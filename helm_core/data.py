@@ -343,11 +343,21 @@ def cohort_models(release: Release, cohort: str = "all", access: Iterable[str] |
 
 def main_metric_table(release: Release, group: str = "accuracy") -> pd.DataFrame:
     """Models × scenarios table of a single-metric group (accuracy, calibration, robustness, fairness,
-    efficiency, toxicity). NaN where HELM has no value. Rows follow release.models, columns the taxonomy."""
+    efficiency, toxicity). NaN where HELM has no value. Rows follow release.models, columns the taxonomy.
+    Where a scenario has several metrics in the group (a loaded suite's groups tables can), its main metric is
+    used (the taxonomy's `main_metric`), else the metric listed first for it."""
     r = release.results[release.results["metric_group"] == group]
     counts = r.groupby("scenario")["metric"].nunique()
-    if (counts > 1).any():
+    if (counts > 1).any() and group == "bias":  # several metrics by design: the caller picks (metric_values)
         raise ValueError(f"metric group {group!r} has several metrics per scenario; pick one with `metric_values`")
+    if (counts > 1).any():
+        main = release.taxonomy.scenarios.set_index("scenario")["main_metric"] \
+            if "main_metric" in release.taxonomy.scenarios.columns else pd.Series(dtype=object)
+        first = r.drop_duplicates("scenario").set_index("scenario")["metric"]
+        chosen = {s: (main.get(s) if isinstance(main.get(s), str) and (r.loc[r["scenario"] == s, "metric"]
+                                                                        == main.get(s)).any() else first[s])
+                  for s in counts.index}
+        r = r[r["metric"] == r["scenario"].map(chosen)]
     t = r.pivot_table(index="model", columns="scenario", values="value", aggfunc="first", dropna=False)
     return t.reindex(index=release.model_names, columns=release.taxonomy.scenario_names)
 

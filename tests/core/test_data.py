@@ -39,6 +39,26 @@ def test_main_metric_table_rejects_multi_metric_group(release):
         main_metric_table(release, "bias")
 
 
+@pytest.mark.parametrize("main,expected", [("EM", 0.5), ("F1", 0.7), (None, 0.5)])
+def test_main_metric_table_reads_a_scenarios_main_metric_when_it_has_two(release, main, expected):
+    """A loaded suite's groups tables can hold two accuracy metrics for one scenario: the table reads the
+    scenario's main metric (the taxonomy's), else the metric listed first, instead of failing the page."""
+    from dataclasses import replace
+
+    import pandas as pd
+
+    scen = release.taxonomy.scenario_names[0]
+    model = release.model_names[0]
+    extra = pd.DataFrame([{"model": model, "scenario": scen, "metric_group": "accuracy", "metric": m, "value": v,
+                           "lower_is_better": False} for m, v in (("EM", 0.5), ("F1", 0.7))])
+    rest = release.results[~((release.results["scenario"] == scen) & (release.results["metric_group"] == "accuracy"))]
+    scenarios = release.taxonomy.scenarios.copy()
+    scenarios.loc[scenarios["scenario"] == scen, "main_metric"] = main
+    rel = replace(release, results=pd.concat([rest, extra], ignore_index=True),
+                  taxonomy=replace(release.taxonomy, scenarios=scenarios))
+    assert main_metric_table(rel).loc[model, scen] == expected
+
+
 def test_cohorts(release):
     assert len(cohort_models(release, "paper")) == 28
     assert len(cohort_models(release, "all", access=["closed"])) == 3
