@@ -29,7 +29,8 @@ RELEASES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capa
 # Pages with section tabs (test_sections.py checks this is exactly them): test_every_section_builds_alone there
 # opens each of their sections (the first included) on every bundled release with the same checks (title, release
 # named, no black marks), so here they run once, from the plain link; the other pages run on every release.
-SECTIONED = {"coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "releases", "runs"}
+SECTIONED = {"", "coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "releases",
+             "runs"}  # "": the home page (the exam, what HELM publishes)
 CASES = [(spec, release) for spec in PAGES
          for release in ([None] if spec.url_path in SECTIONED else [None, *RELEASES])]
 
@@ -64,13 +65,22 @@ def test_page_runs_in_presenter_mode_with_a_capped_main_chart(spec):
     """?present=1: the bar shows 'section k of n', and the first chart of the page (its main chart, placed right
     under the header) is capped so it fits a 1280 × 720 screen; the browser test checks the position."""
     import json
+    import re
 
     from ui import presenter
 
+    from ui import slides
+
     at = open_page(spec.file, query={"present": "1"})
-    k = PAGES.index(spec) + 1
-    assert f"Section {k} of {len(PAGES)}" in texts(at)
     charts = at.get("plotly_chart")
+    if slides.deck_of(spec) is not None:
+        # A slide deck: the bar says "Step k of n · page · slide"; the slide's chart fills the stage under its point.
+        assert re.search(r"\*\*Step \d+ of \d+\*\* · " + re.escape(spec.title), texts(at)), spec.url_path
+        limit = slides.STAGE_HEIGHT - slides._STAGE_CHROME - slides._POINT_LINE
+    else:
+        k = PAGES.index(spec) + 1
+        assert f"Section {k} of {len(PAGES)}" in texts(at)
+        limit = presenter.MAIN_CHART_MAX_HEIGHT
     if charts:
         height = json.loads(charts[0].proto.spec)["layout"].get("height")
-        assert height is not None and height <= presenter.MAIN_CHART_MAX_HEIGHT, (spec.url_path, height)
+        assert height is not None and height <= limit, (spec.url_path, height)
