@@ -336,12 +336,16 @@ def overlap_view(ctx: Ctx) -> View:
     low = pairs.iloc[0]
     n_low = int((pairs["shared"] == low["shared"]).sum())
     n_full = int((pairs["shared"] == total).sum())
-    point = (f"**{n_full:,} of {fmt.count(len(pairs), 'pair')} of models share all {total} scenarios**; the least "
-             f"overlap is {int(low['shared'])} of {total}.")
     heatmap = ctx.mode == "desktop"
-    talk = [f"The least overlap is {int(low['shared'])} of {total} scenarios, for {fmt.count(n_low, 'pair')}, e.g. "
-            f"{TEXT(low['model_a'])} and {TEXT(low['model_b'])}."
-            + (" Models are ordered by their own coverage." if heatmap else "")]
+    if n_full == len(pairs):
+        point = f"**All {fmt.count(len(pairs), 'pair')} of models share all {total} scenarios.**"
+        talk = []
+    else:
+        point = (f"**{n_full:,} of {fmt.count(len(pairs), 'pair')} of models share all {total} scenarios**; the "
+                 f"least overlap is {int(low['shared'])} of {total}.")
+        talk = [f"The least overlap is {int(low['shared'])} of {total} scenarios, for {fmt.count(n_low, 'pair')}, "
+                f"e.g. {TEXT(low['model_a'])} and {TEXT(low['model_b'])}."
+                + (" Models are ordered by their own coverage." if heatmap else "")]
     n_models = len(ctx.models)
     alt = (f"Heatmap of {n_models} by {n_models} models: shared scenarios per pair, from "
            f"{int(pairs['shared'].min())} to {int(pairs['shared'].max())} of {total}." if heatmap else

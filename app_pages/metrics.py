@@ -49,8 +49,8 @@ def _gap_note(ctx: Ctx) -> tuple[list[str], list[slides.Link]]:
     missing = [g for g in CORE_GROUPS if g not in _measured(ctx)]
     if not missing or ctx.rel.is_classic:
         return [], []
-    kept = " and ".join(GROUP_LABELS[g].lower() for g in _measured(ctx)) or "no metric group of the seven"
-    names = ", ".join(GROUP_LABELS[g].lower() for g in missing)
+    kept = taxonomy.groups_phrase(_measured(ctx))
+    names = taxonomy.groups_phrase(missing)
     source = "published tables" if ctx.rel.is_later else "data"
     notes = [f"**{TEXT(ctx.rel.name)} has no {names} cells.** Its {source} report {kept} only, so this view shows "
              "those."]
@@ -163,10 +163,14 @@ def groups_view(ctx: Ctx) -> View:
     rel = ctx.rel
     n_scen = len(rel.taxonomy.scenario_names)
     ov = group_overview(ctx.models)
+    if rel.is_classic or rel.is_later:  # the release's own definitions (data/releases/*/metric_groups.csv)
+        measures = ov["definition"].map(metrics.short_definition)
+    else:  # a loaded suite: its schema's own words for its columns, else HELM classic's definition, said so
+        measures = [metrics.short_definition(r.own_definition) if r.own_definition
+                    else f"{metrics.short_definition(r.definition)} (HELM classic)" for r in ov.itertuples()]
     shown = pd.DataFrame({
         "group": ov["group_label"],
-        "what it measures" + ("" if rel.is_classic else f" in {rel.name}"): ov["definition"].map(
-            metrics.short_definition),
+        "what it measures" + (f" in {rel.name}" if rel.is_later else ""): measures,
         "direction": ov["direction"],
         "scenarios with a value": [f"{r.n_data} of {n_scen}" for r in ov.itertuples()],
         "model × scenario cells with a value": [f"{r.n_cells:,} of {r.cells:,}" for r in ov.itertuples()],
@@ -187,9 +191,9 @@ def groups_view(ctx: Ctx) -> View:
                      + ". Those groups are described but cannot be profiled or correlated.")
     schema = ("HELM's schema" if rel.is_classic else "its published tables" if rel.is_later
               else "its own tables" if rel.meta.get("loaded_from") == "groups" else "its runs")
-    talk = [f"Accuracy is one column of seven: {fmt.names([g.lower() for g in have['group_label']])} "
-            f"{'has' if len(have) == 1 else 'have'} values here." if len(have) > 1 else
-            "Only accuracy has values here.",
+    directions = [(d, [g for g, dd in zip(have["group_label"], have["direction"]) if dd == d])
+                  for d in dict.fromkeys(have["direction"])]
+    talk = ["Each group has its direction: " + "; ".join(f"{d} for {fmt.names(gs)}" for d, gs in directions) + ".",
             f"Scenarios that carry each group in {schema}: " + ", ".join(
                 f"{r.group_label} {r.n_schema}" for r in ov.itertuples()) + f" (of {n_scen})."]
     table = Table(shown, key="metrics_groups", data_name="metric_groups_shown")
@@ -211,7 +215,8 @@ def groups_details(ctx: Ctx, view: View, event) -> None:
     for i, r in enumerate(ov.itertuples()):
         with cols[i % len(cols)].container(border=True):
             st.markdown(f"**{r.group_label}** :gray-badge[{r.direction}]")
-            where = "" if rel.is_classic else f" in {TEXT(rel.name)}"
+            # Whose words: the release's own definitions (classic, Lite, Capabilities); classic's for a loaded suite.
+            where = "" if rel.is_classic else f" in {TEXT(rel.name)}" if rel.is_later else " in HELM classic"
             st.markdown(f"*What it measures{where}.* {TEXT(r.definition)}")
             if r.own_definition:  # the suite's own schema.json says what its columns measure
                 st.markdown(f"*Its columns in {TEXT(rel.name)}.* {TEXT(r.own_definition)}")
@@ -300,10 +305,10 @@ def track_view(ctx: Ctx) -> View:
                f"{r.group_label} {fmt_value(r.median_agreement, 2)}" for r in summary.itertuples()) + ".")
     chart = Chart(charts.figure(correlation_spec(models, bias_metric, groups, ctx.mode)), key="metrics_corr", alt=alt,
                   data=corr, data_name="accuracy_rank_correlation", select=True)
-    talk = [f"{r.group_label}: median {fmt_value(r.median_agreement, 2)} over {r.scenarios} "
+    talk = [f"{r.group_label}: median {r.median_agreement:+.2f} over {r.scenarios} "
             f"{'scenario' if r.scenarios == 1 else 'scenarios'}"
             + (f", lowest on {TEXT(r.weakest_scenario)} ({r.min_agreement:+.2f})" if r.scenarios else "")
-            for r in summary.itertuples()][:4]
+            for r in summary.itertuples() if r.scenarios][:4]
     read = ("For each scenario and metric group: the Spearman rank correlation, across the cohort's models, between "
             "accuracy and that metric. Shown as **agreement**: the sign is flipped for lower-is-better metrics (ECE, "
             "bias, toxicity, runtime), so **+1** means the more accurate models are also the better ones on that "

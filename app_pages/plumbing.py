@@ -79,10 +79,10 @@ def exam_view(ctx: Ctx) -> View:
     chart = Chart(fig, key="plumbing_exam", alt=alt,
                   data=exam[["model", "scenario", "metric", "value", "measured"]], data_name="same_exam")
     setup = exam_setup()
-    talk = [f"The columns are the same for everyone: {TEXT(summary.setup_phrase(setup))}; the same metrics.",
-            f"{complete:,} of {fmt.count(n_models, 'model')} {fmt.plural(complete, 'has')} a value on all "
-            f"{fmt.count(n_scen, 'scenario')}; {fmt.count(n_cells - n_meas, 'cell')} "
-            f"{fmt.plural(n_cells - n_meas, 'is')} blank."]
+    n_blank = n_cells - n_meas
+    talk = [f"The columns are the same for everyone: {TEXT(summary.setup_phrase(setup))}, and the same metrics.",
+            f"{who[0].upper() + who[1:]} {verb} a value on all {fmt.count(n_scen, 'scenario')}; "
+            + (f"{fmt.count(n_blank, 'cell')} {fmt.plural(n_blank, 'is')} blank." if n_blank else "no cell is blank.")]
     sentence = blank_sentence(models)
     if sentence:
         talk.append(TEXT(sentence))

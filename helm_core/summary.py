@@ -213,8 +213,9 @@ def exam_setup(release: Release) -> dict:
 
 
 def setup_phrase(setup: dict) -> str:
-    """The exam's prompts in words (from exam_setup), true of the release: "no in-context examples (zero-shot)",
-    "the same in-context examples: up to 5 per prompt, none on HellaSwag and OpenbookQA, from up to 3 seeds"."""
+    """The exam's prompts in words (from exam_setup), true of the release: "the same prompts, with no in-context
+    examples (zero-shot ...)", "the same prompts and in-context examples (up to 5 in-context examples per prompt;
+    none on HellaSwag and OpenbookQA; ...)"."""
     most = setup.get("train_max")
     if most is None:
         return "the same prompts"
@@ -228,4 +229,4 @@ def setup_phrase(setup: dict) -> str:
     trials = setup.get("trials_max")
     if trials and trials > 1:
         parts.append(f"the example sets drawn with up to {trials} seeds")
-    return "the same prompts and in-context examples for every model: " + "; ".join(parts)
+    return "the same prompts and in-context examples (" + "; ".join(parts) + ")"

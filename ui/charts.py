@@ -49,7 +49,7 @@ def fmt_value(v: float, digits: int = 3) -> str:
     return fmt.value(v, digits)
 
 
-def wrap_label(text: str, width: int) -> str:
+def wrap_label(text: str, width: int = 70) -> str:
     """A label broken into lines of at most `width` characters at spaces (`<br>` between lines); a word longer
     than `width` stays whole."""
     words, lines, line = str(text).split(" "), [], ""
@@ -94,7 +94,7 @@ def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: 
 def exam_patterns_chart(patterns: pd.DataFrame, scenario_order: list[str], *, mode: str = "presenter") -> go.Figure:
     """The same exam, compact (helm_core.summary.exam_patterns): scenarios on rows, one column per pattern of
     blanks (the models that lack the same scenarios), headed by how many models share it, or by the model's name
-    when it is alone. It fits a 1280 × 720 stage and a 390 px phone whatever the number of models; every model is
+    when it is alone (and, on a stage with few columns, by the names of up to five models that lack the same ones). It fits a 1280 × 720 stage and a 390 px phone whatever the number of models; every model is
     named in the hover and the data table.
 
     Phone: column heads turned upright (narrow columns); stage: heads across, names wrapped to fit."""
@@ -105,9 +105,14 @@ def exam_patterns_chart(patterns: pd.DataFrame, scenario_order: list[str], *, mo
     per_line = max(8, int(900 / n_cols / 9.5))
     heads = []
     for r in patterns.itertuples():
-        alone = r.n_models == 1 and (phone or n_cols <= 6)
-        text = str(r.models[0]) if alone else fmt.count(r.n_models, "model")
-        heads.append(text if phone else wrap_label(text, per_line))
+        if r.n_models == 1 and (phone or n_cols <= 6):
+            text = str(r.models[0]) if phone else wrap_label(str(r.models[0]), per_line)
+        elif not phone and r.n_models <= 5 and n_cols <= 4 and r.n_missing:
+            # a few models with the same blanks, on a wide column: each named on a line of its own
+            text = fmt.count(r.n_models, "model") + ":<br>" + "<br>".join(str(m) for m in r.models)
+        else:
+            text = fmt.count(r.n_models, "model")
+        heads.append(text)
     xs = [str(i) for i in patterns["pattern"]]
     rows = {"measured": ([], [], [], palette.DATA, "circle"),
             "blank: HELM has no value": ([], [], [], palette.NEUTRAL, BLANK_SYMBOL)}

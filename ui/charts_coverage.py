@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from . import palette
-from .charts import BLACK, BLUE, GREY, SKY, VERMILLION, base_layout, fmt_value
+from .charts import BLACK, BLUE, GREY, SKY, VERMILLION, base_layout, fmt_value, wrap_label
 
 SYMBOLS = ["circle", "diamond", "square", "triangle-up", "cross", "star", "triangle-down", "hexagon"]
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
@@ -60,17 +60,7 @@ def _grid_custom(cells: pd.DataFrame) -> np.ndarray | None:
     return c[["token", "scenario", "group_label", "metrics", "n_of", "best_text", "status"]].astype(str).to_numpy()
 
 
-def _wrap(text: str, width: int = 70) -> str:
-    words, lines, line = text.split(" "), [], ""
-    for w in words:
-        if len(line) + len(w) + 1 > width and line:
-            lines.append(line)
-            line = w
-        else:
-            line = f"{line} {w}" if line else w
-    if line:
-        lines.append(line)
-    return "<br>".join(lines)
+_wrap = wrap_label  # lines of at most `width` characters, `<br>` between them
 
 
 TILE_HALF = 0.45  # half a tile, in category units: tiles never overlap, a gap of 0.1 between neighbours
@@ -254,7 +244,10 @@ def coverage_counts_chart(counts: pd.DataFrame, total: int, *, mode: str = "desk
     labelled with its count; the models are named in the hover and the data table."""
     fig = go.Figure()
     present = sorted(int(v) for v in counts["measured"].unique()) if len(counts) else [total]
-    for group, sub in counts.groupby("group", sort=False):
+    present_groups = set(counts["group"])
+    order = [g for g in GROUP_STYLE if g in present_groups] + sorted(present_groups - set(GROUP_STYLE))
+    for group in order:  # the paper's cohort first, as in every chart of the page
+        sub = counts[counts["group"] == group]
         symbol, colour, pattern = GROUP_STYLE.get(group, ("circle", palette.DATA, ""))
         names = sub["models"].map(lambda s: _wrap(", ".join(str(s).split("; ")), 60))
         fig.add_trace(go.Bar(
@@ -281,7 +274,11 @@ def scenario_coverage_chart(df: pd.DataFrame, scenario_order: list[str], *, mode
     column per group in its colour, so no label ever sits on another."""
     fig = go.Figure()
     groups = list(dict.fromkeys(df["group"]))
-    col_x = [1.1 + 0.16 * i for i in range(len(groups))]
+    phone = _phone(mode)
+    # The count columns, in axis units: far enough apart that "39/39" never touches its neighbour (a phone's plot
+    # is a third as wide, so its columns are twice as far apart in axis units).
+    start, step = (1.2, 0.34) if phone else (1.1, 0.16)
+    col_x = [start + step * i for i in range(len(groups))]
     if len(groups) > 1:  # a thin line per scenario between the groups' shares
         xs, ys = [], []
         for s, sub in df.groupby("scenario", sort=False):
@@ -294,6 +291,7 @@ def scenario_coverage_chart(df: pd.DataFrame, scenario_order: list[str], *, mode
         custom = np.stack([sub["measured"].astype(str), sub["total"].astype(str)], axis=-1)
         fig.add_trace(go.Scatter(
             x=sub["share"], y=sub["scenario"], mode="markers", name=f"{group} ({int(sub['total'].iloc[0])})",
+            showlegend=True,
             marker=dict(symbol=symbol, size=13, color=colour), customdata=custom,
             hovertemplate=(f"<b>%{{y}}</b><br>{group}: %{{customdata[0]}} of %{{customdata[1]}} models "
                            "(%{x:.0%})<extra></extra>"),
@@ -303,11 +301,14 @@ def scenario_coverage_chart(df: pd.DataFrame, scenario_order: list[str], *, mode
             text=[f"{m}/{t}" for m, t in zip(sub["measured"], sub["total"])], textposition="middle center",
             textfont=dict(color=colour, size=12),
         ))
-    right = col_x[-1] + 0.1 if col_x else 1.1
+    right = col_x[-1] + step * 0.6 if col_x else 1.1
     fig.update_xaxes(range=[-0.04, right], tickvals=[0, 0.5, 1], tickformat=".0%",
-                     title="share of models with a value" if _phone(mode) else "share of models with a main-metric value")
+                     title="share of models with a value" if phone else "share of models with a main-metric value")
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(scenario_order)), automargin=True)
-    base_layout(fig, height=(26 if _phone(mode) else ROW_PX) * len(scenario_order) + 110)
+    if phone:  # long scenario names on two lines, so the plot keeps room for its markers and counts
+        fig.update_yaxes(tickmode="array", tickvals=list(scenario_order),
+                         ticktext=[_wrap(s, 16) for s in scenario_order])
+    base_layout(fig, height=(38 if phone else ROW_PX) * len(scenario_order) + 110)
     return fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0))
 
 
@@ -341,7 +342,7 @@ def overlap_heatmap(overlap: pd.DataFrame, total: int) -> go.Figure:
     z = overlap.to_numpy()
     fig = go.Figure(go.Heatmap(
         z=z, x=names, y=names, zmin=0, zmax=total, colorscale=SEQUENTIAL,
-        colorbar=dict(title=dict(text="shared<br>scenarios"), thickness=12),
+        colorbar=dict(title=dict(text="shared scenarios", side="right"), thickness=12),
         hovertemplate=f"<b>%{{y}}</b> and <b>%{{x}}</b><br>share %{{z}} of {total} scenarios<extra></extra>",
         texttemplate="%{z}" if len(names) <= 24 else None, textfont=dict(size=12),
     ))
@@ -491,6 +492,7 @@ def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order:
         textposition="middle center",
         # invisible markers: they carry the colour bar, the hover and the click; the tiles are the shapes
         marker=dict(symbol="square", size=CELL_SIZE, color=a, cmin=-1, cmax=1, colorscale=CORR_SCALE, opacity=0,
+                    showscale=True,  # said, so ui.stage finds the bar (and lays it below the plot on a phone)
                     colorbar=dict(title=dict(text="agreement", side="right"), thickness=12, len=0.6, y=0.5,
                                   tickvals=[-1, 0, 1])),
         customdata=_corr_custom(ok), hovertemplate=CORR_HOVER, **pick,
@@ -501,9 +503,13 @@ def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order:
         customdata=_corr_custom(none), hovertemplate=CORR_HOVER, **pick,
     ))
     _tile_layout(fig, shapes, group_order, scenario_order)
-    # Column heads across where they fit (a stage's wide columns), turned on a phone's narrow ones.
+    # Column heads across where they fit (a stage's wide columns), turned on a phone's narrow ones; there, long
+    # scenario names wrap onto two lines so the six columns keep room for their labels.
     fig.update_xaxes(tickangle=-90 if phone else 0, tickfont=dict(size=12), automargin=True)
     fig.update_yaxes(automargin=True)
+    if phone:
+        fig.update_yaxes(tickmode="array", tickvals=list(scenario_order),
+                         ticktext=[_wrap(s, 16) for s in scenario_order])
     return fig
 
 

@@ -224,3 +224,72 @@ def test_profile_is_a_radar_from_three_groups_and_bars_below(release, kind, grou
         assert spec["layout"]["margin"]["t"] >= 40  # the top group's label has room above the circle
     else:
         assert all(str(x).replace(".", "").isdigit() or x == "no value" for t in spec["data"] for x in t["text"])
+
+
+# ----------------------------------------------------------------------------- the seven groups, on every release
+
+
+@pytest.mark.parametrize("release,efficiency,header", [
+    ("classic", "Denoised inference runtime in seconds", "what it measures"),
+    ("lite", "Observed inference time in seconds, as the deployment answered", "what it measures in HELM Lite v1.13.0"),
+    ("capabilities", "Observed inference time in seconds, as the deployment answered",
+     "what it measures in HELM Capabilities v1.15.0"),
+])
+def test_the_seven_groups_are_one_table_in_the_releases_own_words(release, efficiency, header):
+    """The table's efficiency wording comes from the loaded release's metric_groups.csv, and the full cards below
+    never put a later release's words under a "HELM classic" label."""
+    import csv
+    from pathlib import Path
+
+    at = open_story_page(PAGE, section="Seven groups", query={"release": release})
+    table = next(t for t in tables(at) if "group" in t.columns and header in t.columns)
+    assert list(table["group"]) == ["Accuracy", "Calibration", "Robustness", "Fairness", "Bias", "Toxicity",
+                                    "Efficiency"]
+    assert table.set_index("group").loc["Efficiency", header] == efficiency
+    root = Path(__file__).resolve().parents[2] / "data" / ("" if release == "classic" else f"releases/{release}")
+    defs = {r["metric_group"]: r["definition"] for r in csv.DictReader((root / "metric_groups.csv").open())}
+    assert defs["efficiency"].startswith(efficiency)
+    t = texts(at)
+    if release != "classic":
+        assert f"*What it measures in HELM {release.capitalize()}" in t
+        assert "What it measures in HELM classic.* Observed" not in t
+        assert f"has values in 2 of the 7 groups** (Accuracy and Efficiency)" in t
+
+
+def test_the_groups_table_counts_cells_with_a_value():
+    from helm_core import coverage, data
+
+    rel = data.load_bundled("classic")
+    models = data.cohort_models(rel, "paper")
+    acc = int(coverage.coverage_matrix(rel, models).to_numpy().sum())
+    at = open_story_page(PAGE, section="Seven groups")
+    table = next(t for t in tables(at) if "model × scenario cells with a value" in t.columns).set_index("group")
+    assert table.loc["Accuracy", "model × scenario cells with a value"] == f"{acc} of {28 * 16}"
+    assert table.loc["Bias", "scenarios with a value"] == "9 of 16"
+
+
+def test_the_radar_scale_is_off_the_first_spoke(release):
+    """The radial axis (and its labels) lies half a sector clockwise of the first group's spoke, not on it."""
+    from helm_core import metrics as M
+    from helm_core.data import CORE_GROUPS, GROUP_LABELS, cohort_models
+    from ui import charts_coverage
+
+    order = [GROUP_LABELS[g] for g in CORE_GROUPS]
+    prof, _ = M.profiles(release, cohort_models(release, "all"), ["text-davinci-002"])
+    fig = charts_coverage.profile_radar(prof, order)
+    polar = fig.layout.polar
+    assert polar.angularaxis.rotation == 90 and polar.angularaxis.direction == "clockwise"
+    assert polar.radialaxis.angle == pytest.approx(90 - 180 / 7)
+
+
+@pytest.mark.parametrize("query,needle", [
+    ({"cohort": "paper"}, "**Robustness and Fairness track accuracy (median agreement +0.93 to +0.98); Calibration, "
+                          "Bias, Toxicity and Efficiency do not** (medians -0.32 to +0.13)."),
+    ({"release": "lite"}, "**Efficiency does not track accuracy**: median agreement -0.02 over 10 of 10 scenarios."),
+])
+def test_the_track_point_is_computed(query, needle):
+    at = open_story_page(PAGE, section="Track accuracy", query=query)
+    assert needle in texts(at)
+    corr = _frame(at, "agreement")
+    groups = {"paper": 6}.get(query.get("cohort"), 1)
+    assert corr["metric_group"].nunique() == groups  # a later release's unmeasured groups are not drawn

@@ -176,11 +176,11 @@ def test_complete_phrase(complete, n, expected):
     ({"train_max": 0, "zero_shot": ("A",)}, "the same prompts, with no in-context examples (zero-shot: HELM's # train "
                                            "is 0 in every run)"),
     ({"train_max": 5, "zero_shot": ("HellaSwag", "OpenbookQA"), "fewer_for_some": False, "trials_max": 3},
-     "the same prompts and in-context examples for every model: up to 5 in-context examples per prompt; none on "
-     "HellaSwag and OpenbookQA; the example sets drawn with up to 3 seeds"),
+     "the same prompts and in-context examples (up to 5 in-context examples per prompt; none on "
+     "HellaSwag and OpenbookQA; the example sets drawn with up to 3 seeds)"),
     ({"train_max": 1, "zero_shot": (), "fewer_for_some": True, "trials_max": None},
-     "the same prompts and in-context examples for every model: up to 1 in-context example per prompt; fewer for "
-     "some models (HELM's # train averages below that in some runs)"),
+     "the same prompts and in-context examples (up to 1 in-context example per prompt; fewer for "
+     "some models (HELM's # train averages below that in some runs))"),
 ])
 def test_setup_phrase(setup, expected):
     assert S.setup_phrase(setup) == expected
