@@ -348,7 +348,9 @@ def overlap_heatmap(overlap: pd.DataFrame, total: int) -> go.Figure:
     ))
     fig.update_xaxes(tickangle=-90, side="top", automargin=True)
     fig.update_yaxes(autorange="reversed", automargin=True)
-    return base_layout(fig, height=max(360, 18 * len(names) + 260))
+    if len(names) > 40:  # columns narrower than a line of text: the rows name the models, the hover the pair
+        fig.update_xaxes(showticklabels=False, title=dict(text="the same models, in the same order (hover a cell)"))
+    return base_layout(fig, height=max(360, 18 * len(names) + (90 if len(names) > 40 else 260)))
 
 
 def overlap_counts_chart(counts: pd.DataFrame, total: int, *, mode: str = "desktop") -> go.Figure:
