@@ -248,7 +248,7 @@ def _corr_groups(ctx: Ctx) -> tuple[str, ...]:
 
 
 def track_controls(ctx: Ctx) -> None:
-    if not ctx.models:
+    if not ctx.models or "bias" not in _corr_groups(ctx):  # no bias column to choose a metric for
         return
     bias_metrics = list(metrics.BIAS_METRICS)
     state.allow("bias_metric", bias_metrics)
