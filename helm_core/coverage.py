@@ -158,3 +158,67 @@ def overlap_pairs(release: Release, models: Iterable[str] | None = None) -> pd.D
         "shared": a[iu, ju].astype(int), "total": len(release.taxonomy.scenario_names),
     })
     return out.sort_values(["shared", "model_a", "model_b"], kind="mergesort").reset_index(drop=True)
+
+
+def coverage_by_group(release: Release, models: Iterable[str] | None = None) -> pd.DataFrame:
+    """Coverage of the 2022 paper's cohort and of the models added after it (HELM classic only: the paper's cohort is
+    a classic notion; any other release is one group, "all models"), for the models given.
+
+    Columns: group, models, complete (models with every scenario), cells, measured, rate. Groups with no model are
+    left out."""
+    mc = model_coverage(release, models)
+    if release.is_classic:
+        groups = [(COHORT_LABELS[flag], mc[mc["paper_cohort"] == flag]) for flag in (True, False)]
+    else:
+        groups = [("all models", mc)]
+    rows = []
+    for label, sub in groups:
+        if sub.empty:
+            continue
+        cells = int(sub["total"].sum())
+        k = int(sub["measured"].sum())
+        rows.append({"group": label, "models": len(sub), "complete": int((sub["measured"] == sub["total"]).sum()),
+                     "cells": cells, "measured": k, "rate": k / cells if cells else float("nan")})
+    return pd.DataFrame(rows, columns=["group", "models", "complete", "cells", "measured", "rate"])
+
+
+def coverage_counts(release: Release, models: Iterable[str] | None = None) -> pd.DataFrame:
+    """How many models were measured on how many scenarios, split like coverage_by_group: one row per (scenarios
+    measured, group) with the number of models and their names ("; "-joined, release order). Fewest scenarios
+    first."""
+    mc = model_coverage(release, models)
+    cols = ["measured", "total", "group", "n_models", "models"]
+    if mc.empty:
+        return pd.DataFrame(columns=cols)
+    order = {m: i for i, m in enumerate(release.model_names)}
+    mc = mc.assign(group=mc["paper_cohort"].map(COHORT_LABELS) if release.is_classic else "all models",
+                   _o=mc["model"].map(order))
+    rows = []
+    for (measured, group), sub in mc.sort_values("_o").groupby(["measured", "group"], sort=True):
+        rows.append({"measured": int(measured), "total": int(sub["total"].iloc[0]), "group": group,
+                     "n_models": len(sub), "models": "; ".join(sub["model"])})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def date_rank_correlation(release: Release, models: Iterable[str] | None = None) -> tuple[float, int]:
+    """Spearman rank correlation between a model's release date (HELM metadata) and the scenarios it was measured
+    on, over the models with a date: (rho, n); rho is NaN below 3 models or when either side is constant."""
+    from .metrics import spearman
+
+    mc = model_coverage(release, models)
+    dates = pd.to_datetime(mc["release_date"], errors="coerce")
+    ok = dates.notna()
+    if int(ok.sum()) < 3:
+        return float("nan"), int(ok.sum())
+    days = (dates[ok] - dates[ok].min()).dt.days.to_numpy(dtype=float)
+    return spearman(days, mc.loc[ok, "measured"].to_numpy(dtype=float))
+
+
+def overlap_counts(release: Release, models: Iterable[str] | None = None) -> pd.DataFrame:
+    """How many pairs of models share how many scenarios (from overlap_pairs): columns shared, pairs, total."""
+    pairs = overlap_pairs(release, models)
+    if pairs.empty:
+        return pd.DataFrame(columns=["shared", "pairs", "total"])
+    out = pairs.groupby("shared").size().rename("pairs").reset_index()
+    out["total"] = len(release.taxonomy.scenario_names)
+    return out

@@ -63,8 +63,8 @@ def _cohort(release: Release, models: Iterable[str] | None) -> list[str]:
 
 def group_overview(release: Release, models: Iterable[str] | None = None) -> pd.DataFrame:
     """One row per core metric group: label, direction, definition, how HELM computes it (with source and
-    confidence), HELM's metric names, and the scenarios that carry it (in the schema, and with a value for at
-    least one cohort model)."""
+    confidence), HELM's metric names, the scenarios that carry it (in the schema, and with a value for at least one
+    cohort model), and `n_cells`: the cohort's model × scenario cells with a value in the group (of `cells`)."""
     cohort = set(_cohort(release, models))
     mg = release.taxonomy.metric_groups.set_index("metric_group")
     design = release.taxonomy.design_grid
@@ -76,7 +76,8 @@ def group_overview(release: Release, models: Iterable[str] | None = None) -> pd.
     for g in CORE_GROUPS:
         in_schema = set(design.loc[(design["metric_group"] == g) & design["in_schema"].astype(bool), "scenario"])
         r = res[res["metric_group"] == g]
-        with_value = set(r.loc[r["value"].notna() & r["model"].isin(cohort), "scenario"])
+        has = r[r["value"].notna() & r["model"].isin(cohort)]
+        with_value = set(has["scenario"])
         how, src, conf = HOW_COMPUTED[g]
         if "{runs}" in how:
             how = how.format(runs=seeds.runs_phrase(seeds.seed_facts(release, sorted(cohort))))
@@ -100,6 +101,8 @@ def group_overview(release: Release, models: Iterable[str] | None = None) -> pd.
             "n_schema": len(in_schema),
             "data_scenarios": "; ".join(s for s in scen_order if s in with_value),
             "n_data": len(with_value),
+            "n_cells": int(has[["model", "scenario"]].drop_duplicates().shape[0]),
+            "cells": len(cohort) * len(scen_order),
         })
     return pd.DataFrame(rows)
 
@@ -280,3 +283,33 @@ def default_profile_models(release: Release, cohort: Sequence[str], k: int = 3) 
     acc = table["accuracy"].fillna(-1.0)
     order = sorted(cohort, key=lambda m: (not bool(complete[m]), -float(acc[m]), m))
     return order[:k]
+
+
+def short_definition(definition: str) -> str:
+    """The first clause of a metric group's definition (up to a colon or an opening bracket), for a compact table:
+    "Denoised inference runtime in seconds: API time ..." -> "Denoised inference runtime in seconds"."""
+    text = str(definition or "").strip()
+    cut = min((i for i in (text.find(": "), text.find(" (")) if i > 0), default=len(text))
+    return text[:cut].rstrip(" .,;")
+
+
+def group_leaders(profile: pd.DataFrame) -> pd.DataFrame:
+    """Per group of a profile (profiles()'s long frame), the chosen model with the highest win rate: columns
+    group_label, model, win_rate, tied (how many models share that win rate). Groups where no chosen model has a
+    value are left out; group order as in the profile."""
+    rows = []
+    for g, sub in profile.dropna(subset=["win_rate"]).groupby("group_label", sort=False):
+        best = float(sub["win_rate"].max())
+        top = sub[np.isclose(sub["win_rate"], best)]
+        rows.append({"group_label": g, "model": str(top["model"].iloc[0]), "win_rate": best, "tied": len(top)})
+    return pd.DataFrame(rows, columns=["group_label", "model", "win_rate", "tied"])
+
+
+TRACKS = 0.5  # a median agreement at least this high: the group "tracks accuracy"
+
+
+def tracking(summary: pd.DataFrame, threshold: float = TRACKS) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Split correlation_summary() into the groups whose median agreement with accuracy is at least `threshold`
+    and those below it; groups with no correlation are in neither."""
+    ok = summary[summary["median_agreement"].notna()]
+    return ok[ok["median_agreement"] >= threshold], ok[ok["median_agreement"] < threshold]

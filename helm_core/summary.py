@@ -173,3 +173,86 @@ def scenario_table(release: Release, runs: pd.DataFrame | None = None) -> pd.Dat
         "metric groups": [f"{int(groups.get(s, 0))} of {len(CORE_GROUPS)}" for s in order],
         "runs": [int(n_runs.get(s, 0)) for s in order],
     }, columns=SCENARIO_COLUMNS)
+
+
+def exam_patterns(release: Release, models: Iterable[str] | None = None) -> pd.DataFrame:
+    """The 'same exam' grouped by which scenarios a model lacks: one row per pattern of blanks (the models with the
+    same missing scenarios), most models first, then fewest missing. A compact form of the dot matrix that fits a
+    stage or a phone whatever the number of models.
+
+    Columns: pattern (0, 1, ...), n_models, models (tuple, release order), missing (tuple, taxonomy order),
+    n_missing."""
+    rel = select_models(release, models) if models is not None else release
+    exam = exam_matrix(rel)
+    scen = list(rel.taxonomy.scenario_names)
+    cols = ["pattern", "n_models", "models", "missing", "n_missing"]
+    if exam.empty:
+        return pd.DataFrame(columns=cols)
+    blank = exam[~exam["measured"]]
+    missing_by_model = blank.groupby("model", sort=False)["scenario"].apply(
+        lambda s: tuple(x for x in scen if x in set(s))).to_dict()
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for m in rel.model_names:
+        groups.setdefault(missing_by_model.get(m, ()), []).append(m)
+    rows = sorted(groups.items(), key=lambda kv: (-len(kv[1]), len(kv[0]), kv[0]))
+    out = pd.DataFrame([{"n_models": len(ms), "models": tuple(ms), "missing": miss, "n_missing": len(miss)}
+                        for miss, ms in rows])
+    out.insert(0, "pattern", range(len(out)))
+    return out[cols]
+
+
+def complete_phrase(n_complete: int, n_models: int) -> str:
+    """How many of n models have every scenario, in words: "all 28 models", "all but 6 of the 28 models",
+    "30 of the 67 models", "none of the 3 models", "the one model"."""
+    if n_models == 1:
+        return "the one model" if n_complete else "no model"
+    if n_complete == n_models:
+        return f"all {fmt.count(n_models, 'model')}"
+    if n_complete == 0:
+        return f"none of the {fmt.count(n_models, 'model')}"
+    k = n_models - n_complete
+    if k <= n_models / 2:
+        return f"all but {k:,} of the {fmt.count(n_models, 'model')}"
+    return f"{n_complete:,} of the {fmt.count(n_models, 'model')}"
+
+
+def exam_setup(release: Release) -> dict:
+    """How the exam's prompts were set, from HELM's own bookkeeping columns: the most in-context examples any run
+    put in a prompt ("# train"), the scenarios whose prompts had none, whether some runs averaged fewer than their
+    scenario's most (a model got fewer examples), and the most seeds ("# trials"; None when the release does not
+    publish the column). Every value None when the release has no "# train" column."""
+    res = release.results
+    book = res[res["metric_group"].isin(BOOKKEEPING_GROUPS) & res["value"].notna()]
+    train = book[book["metric"] == "# train"]
+    trials = book[book["metric"] == "# trials"]
+    out = {"train_max": None, "zero_shot": (), "fewer_for_some": False,
+           "trials_max": int(round(trials["value"].max())) if not trials.empty else None}
+    if train.empty:
+        return out
+    per_scen = train.groupby("scenario")["value"].agg(["min", "max"])
+    order = [s for s in release.taxonomy.scenario_names if s in per_scen.index]
+    per_scen = per_scen.reindex(order)
+    out["train_max"] = int(round(per_scen["max"].max()))
+    out["zero_shot"] = tuple(s for s in order if per_scen.loc[s, "max"] == 0)
+    out["fewer_for_some"] = bool((per_scen["min"] < per_scen["max"] - 1e-9).any())
+    return out
+
+
+def setup_phrase(setup: dict) -> str:
+    """The exam's prompts in words (from exam_setup), true of the release: "the same prompts, with no in-context
+    examples (zero-shot ...)", "the same prompts and in-context examples (up to 5 in-context examples per prompt;
+    none on HellaSwag and OpenbookQA; ...)"."""
+    most = setup.get("train_max")
+    if most is None:
+        return "the same prompts"
+    if most == 0:
+        return "the same prompts, with no in-context examples (zero-shot: HELM's # train is 0 in every run)"
+    parts = [f"up to {fmt.count(most, 'in-context example')} per prompt"]
+    if setup.get("zero_shot"):
+        parts.append(f"none on {fmt.names(list(setup['zero_shot']))}")
+    if setup.get("fewer_for_some"):
+        parts.append("fewer for some models (HELM's # train averages below that in some runs)")
+    trials = setup.get("trials_max")
+    if trials and trials > 1:
+        parts.append(f"the example sets drawn with up to {trials} seeds")
+    return "the same prompts and in-context examples (" + "; ".join(parts) + ")"

@@ -7,6 +7,8 @@ import plotly.graph_objects as go
 
 from helm_core import fmt
 
+from . import palette
+
 # Okabe–Ito: colour-blind-safe categorical palette.
 OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION, YELLOW, BLACK = OKABE_ITO
@@ -47,38 +49,93 @@ def fmt_value(v: float, digits: int = 3) -> str:
     return fmt.value(v, digits)
 
 
-def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: list[str], *,
-                    transpose: bool = False, height: int | None = None) -> go.Figure:
-    """Models × scenarios dot matrix: a filled dot per measured cell, a thin × per blank cell.
-    `transpose` puts the scenarios on rows and the models on columns (wide screens, presenter mode)."""
+def wrap_label(text: str, width: int = 70) -> str:
+    """A label broken into lines of at most `width` characters at spaces (`<br>` between lines); a word longer
+    than `width` stays whole."""
+    words, lines, line = str(text).split(" "), [], ""
+    for w in words:
+        if line and len(line) + 1 + len(w) > width:
+            lines.append(line)
+            line = w
+        else:
+            line = f"{line} {w}" if line else w
+    if line:
+        lines.append(line)
+    return "<br>".join(lines)
+
+
+def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: list[str]) -> go.Figure:
+    """Models × scenarios dot matrix (a desktop screen, every model named on its row): a filled dot per measured
+    cell, a grey × per blank cell. Rows 18 px apart, so 12 px names never touch."""
     fig = go.Figure()
     measured = exam[exam["measured"]]
     blank = exam[~exam["measured"]]
-    xy = (lambda d: dict(x=d["model"], y=d["scenario"])) if transpose else (lambda d: dict(x=d["scenario"], y=d["model"]))
-    hover_model, hover_scen = ("%{x}", "%{y}") if transpose else ("%{y}", "%{x}")
-    fig.add_trace(
-        go.Scatter(
-            **xy(measured), mode="markers", name="measured",
-            marker=dict(symbol="circle", size=9, color=BLUE),
-            customdata=np.stack([measured["metric"], measured["value"].map(fmt_value)], axis=-1) if len(measured) else None,
-            hovertemplate=f"<b>{hover_model}</b><br>{hover_scen}<br>%{{customdata[0]}} = %{{customdata[1]}}<extra></extra>",
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            **xy(blank), mode="markers", name="blank: HELM has no value",
-            marker=dict(symbol=BLANK_SYMBOL, size=9, color=VERMILLION, line=dict(width=1.5, color=VERMILLION)),
-            customdata=blank[["metric"]].to_numpy() if len(blank) else None,
-            hovertemplate=f"<b>{hover_model}</b><br>{hover_scen}<br>%{{customdata[0]}}: not measured<extra></extra>",
-        )
-    )
-    if transpose:
-        fig.update_traces(marker_size=7)
-        fig.update_xaxes(categoryorder="array", categoryarray=model_order, tickangle=-60, tickfont=dict(size=9))
-        fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(scenario_order)), tickfont=dict(size=11))
-        return base_layout(fig, height=height or 470)
-    fig.update_xaxes(categoryorder="array", categoryarray=scenario_order, tickangle=-40, side="top")
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(model_order)), tickfont=dict(size=11))
-    base_layout(fig, height=height or max(260, 16 * len(model_order) + 170))
+    fig.add_trace(go.Scatter(
+        x=measured["scenario"], y=measured["model"], mode="markers", name="measured",
+        marker=dict(symbol="circle", size=9, color=palette.DATA),
+        customdata=np.stack([measured["metric"], measured["value"].map(fmt_value)], axis=-1) if len(measured) else None,
+        hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata[0]} = %{customdata[1]}<extra></extra>",
+    ))
+    fig.add_trace(go.Scatter(
+        x=blank["scenario"], y=blank["model"], mode="markers", name="blank: HELM has no value",
+        marker=dict(symbol=BLANK_SYMBOL, size=9, color=palette.NEUTRAL, line=dict(width=2, color=palette.NEUTRAL)),
+        customdata=blank[["metric"]].to_numpy() if len(blank) else None,
+        hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata[0]}: not measured<extra></extra>",
+    ))
+    fig.update_xaxes(categoryorder="array", categoryarray=scenario_order, tickangle=-40, side="top",
+                     range=[-0.5, len(scenario_order) - 0.5], automargin=True)
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(model_order)),
+                     range=[-0.5, len(model_order) - 0.5], automargin=True)
+    base_layout(fig, height=18 * len(model_order) + 190)
     # The scenario names sit on top; the legend goes below the dots so it never covers them.
-    return fig.update_layout(legend=dict(yanchor="top", y=-0.01), margin=dict(b=40))
+    return fig.update_layout(legend=dict(yanchor="top", y=-0.01, yref="paper"), margin=dict(b=40))
+
+
+def exam_patterns_chart(patterns: pd.DataFrame, scenario_order: list[str], *, mode: str = "presenter") -> go.Figure:
+    """The same exam, compact (helm_core.summary.exam_patterns): scenarios on rows, one column per pattern of
+    blanks (the models that lack the same scenarios), headed by how many models share it, or by the model's name
+    when it is alone (and, on a stage with few columns, by the names of up to five models that lack the same ones). It fits a 1280 × 720 stage and a 390 px phone whatever the number of models; every model is
+    named in the hover and the data table.
+
+    Phone: column heads turned upright (narrow columns); stage: heads across, names wrapped to fit."""
+    fig = go.Figure()
+    phone = mode == "phone"
+    n_cols = max(len(patterns), 1)
+    # A column head: the count, or the lone model's name where a column is wide enough to hold it.
+    per_line = max(8, int(900 / n_cols / 9.5))
+    heads = []
+    for r in patterns.itertuples():
+        if r.n_models == 1 and (phone or n_cols <= 6):
+            text = str(r.models[0]) if phone else wrap_label(str(r.models[0]), per_line)
+        elif not phone and r.n_models <= 5 and n_cols <= 4 and r.n_missing:
+            # a few models with the same blanks, on a wide column: each named on a line of its own
+            text = fmt.count(r.n_models, "model") + ":<br>" + "<br>".join(str(m) for m in r.models)
+        else:
+            text = fmt.count(r.n_models, "model")
+        heads.append(text)
+    xs = [str(i) for i in patterns["pattern"]]
+    rows = {"measured": ([], [], [], palette.DATA, "circle"),
+            "blank: HELM has no value": ([], [], [], palette.NEUTRAL, BLANK_SYMBOL)}
+    for r, x in zip(patterns.itertuples(), xs):
+        who = wrap_label(fmt.names(list(r.models), limit=12), 60)
+        for s in scenario_order:
+            key = "blank: HELM has no value" if s in r.missing else "measured"
+            rows[key][0].append(x)
+            rows[key][1].append(s)
+            rows[key][2].append(f"{fmt.count(r.n_models, 'model')}: {who}")
+    size = 11 if phone else 18
+    for name, (x, y, who, colour, symbol) in rows.items():
+        fig.add_trace(go.Scatter(
+            x=x, y=y, mode="markers", name=name, customdata=np.array(who, dtype=object).reshape(-1, 1) if who else None,
+            marker=dict(symbol=symbol, size=size, color=colour, line=dict(width=2.5, color=colour)),
+            hovertemplate="<b>%{y}</b>" + (": not measured" if colour == palette.NEUTRAL else "")
+                          + "<br>%{customdata[0]}<extra></extra>",
+        ))
+    fig.update_xaxes(type="category", categoryorder="array", categoryarray=xs, tickmode="array", tickvals=xs,
+                     ticktext=heads, side="top", tickangle=-90 if phone else 0, range=[-0.5, n_cols - 0.5],
+                     showgrid=False, automargin=True, fixedrange=True)
+    fig.update_yaxes(type="category", categoryorder="array", categoryarray=list(reversed(scenario_order)),
+                     range=[-0.5, len(scenario_order) - 0.5], automargin=True, fixedrange=True)
+    base_layout(fig, height=(24 if phone else 34) * len(scenario_order) + (230 if phone else 150))
+    return fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, yref="paper", x=0),
+                             margin=dict(b=40))

@@ -9,13 +9,13 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from .charts import BLACK, BLUE, GREY, OKABE_ITO, ORANGE, SKY, VERMILLION, base_layout, fmt_value
+from . import palette
+from .charts import BLACK, BLUE, GREY, SKY, VERMILLION, base_layout, fmt_value, wrap_label
 
 SYMBOLS = ["circle", "diamond", "square", "triangle-up", "cross", "star", "triangle-down", "hexagon"]
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
 BLANK = "square-x-open"
 # Diverging, colour-blind-safe: vermillion (disagrees with accuracy) – white – blue (agrees).
-DIVERGING = [[0.0, VERMILLION], [0.5, "#F7F7F7"], [1.0, BLUE]]
 SEQUENTIAL = [[0.0, "#EAF3FB"], [1.0, BLUE]]
 CELL_SIZE = 30
 ROW_PX = 38
@@ -60,17 +60,7 @@ def _grid_custom(cells: pd.DataFrame) -> np.ndarray | None:
     return c[["token", "scenario", "group_label", "metrics", "n_of", "best_text", "status"]].astype(str).to_numpy()
 
 
-def _wrap(text: str, width: int = 70) -> str:
-    words, lines, line = text.split(" "), [], ""
-    for w in words:
-        if len(line) + len(w) + 1 > width and line:
-            lines.append(line)
-            line = w
-        else:
-            line = f"{line} {w}" if line else w
-    if line:
-        lines.append(line)
-    return "<br>".join(lines)
+_wrap = wrap_label  # lines of at most `width` characters, `<br>` between them
 
 
 TILE_HALF = 0.45  # half a tile, in category units: tiles never overlap, a gap of 0.1 between neighbours
@@ -201,145 +191,227 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
 
 
 # ----------------------------------------------------------------------------- coverage
+# The builders below take the screen they are drawn for (`mode`: "presenter", "desktop", "phone" or "handout", part
+# of a cached spec's key): ui.stage raises their text to 16 px on a stage, so they plan for it (fewer labels, labels
+# where they fit, a compact form on a phone); colours come from ui.palette, one meaning each.
+
+GROUP_STYLE = {  # the 2022 paper's cohort and the models added after it: identity series (named in the legend)
+    "in the 2022 paper's cohort": ("circle", palette.SERIES[0], ""),
+    "added after the paper": ("diamond", palette.SERIES[1], "/"),
+    "all models": ("circle", palette.DATA, ""),
+}
 
 
-def coverage_bars(rows: pd.DataFrame, scenarios_word: str = "core-scenario") -> go.Figure:
+def _phone(mode: str) -> bool:
+    return mode == "phone"
+
+
+def _stage(mode: str) -> bool:
+    return mode in ("presenter", "handout")
+
+
+def coverage_bars(rows: pd.DataFrame, scenarios_word: str = "core-scenario", *, mode: str = "desktop") -> go.Figure:
     """Horizontal bars of coverage rates. `rows`: label, rate (0–1), kind ("paper claim" / "computed"), detail.
-    Claims are hatched and say so in their label; computed bars are solid."""
+    A paper claim is purple and hatched (palette.CLAIM) and says so in its label; a computed rate is solid blue
+    (palette.DATA). Each bar is labelled with its rate; on a phone the labels wrap onto two lines."""
     fig = go.Figure()
-    for kind, name, colour, pattern in (("paper claim", "paper claim (hatched)", ORANGE, "/"),
-                                        ("computed", "computed from the data", BLUE, "")):
+    phone = _phone(mode)
+    labels = [_wrap(x, 20) if phone else x for x in rows["label"]]
+    rows = rows.assign(shown=labels)
+    for kind, name, colour, pattern in (("paper claim", "paper claim (hatched)", palette.CLAIM, "/"),
+                                        ("computed", "computed from the data", palette.DATA, "")):
         sub = rows[rows["kind"] == kind]
         if sub.empty:
             continue
         fig.add_trace(go.Bar(
-            x=sub["rate"], y=sub["label"], orientation="h", name=name,
+            x=sub["rate"], y=sub["shown"], orientation="h", name=name,
             marker=dict(color=colour, pattern=dict(shape=pattern, fillmode="overlay", fgcolor="white", solidity=0.3)
                         if pattern else None),
-            text=[f"{v:.1%}" for v in sub["rate"]], textposition="outside",
+            text=[f"{v:.1%}" for v in sub["rate"]], textposition="outside", cliponaxis=False,
             customdata=_stack(sub, ["detail"]),
             hovertemplate="<b>%{y}</b><br>%{x:.1%}<br>%{customdata[0]}<extra></extra>",
         ))
-    fig.update_xaxes(range=[0, 1.12], tickformat=".0%", title=f"share of model × {scenarios_word} cells measured")
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(rows["label"].tolist())))
-    return base_layout(fig, height=70 + 46 * len(rows))
+    fig.update_xaxes(range=[0, 1.3 if phone else 1.15], tickvals=[0, 0.25, 0.5, 0.75, 1], tickformat=".0%",
+                     title="share of cells measured" if phone else f"share of model × {scenarios_word} cells measured")
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(labels)), automargin=True)
+    base_layout(fig, height=(110 if phone else 100) + (56 if phone else 46) * len(rows))
+    return fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
 
 
-def model_coverage_chart(df: pd.DataFrame, total: int, classic: bool = True) -> go.Figure:
-    """Scenarios measured per model against its release date; on classic, symbol = in the paper's cohort or added
-    later (any other release is one series: the paper's cohort is a classic notion)."""
+def coverage_counts_chart(counts: pd.DataFrame, total: int, *, mode: str = "desktop") -> go.Figure:
+    """How many models were measured on how many scenarios (helm_core.coverage.coverage_counts): bars per number of
+    scenarios, one series per group (the 2022 paper's cohort and the models added after it, on classic), each bar
+    labelled with its count; the models are named in the hover and the data table."""
     fig = go.Figure()
-    series = (((True, "in the 2022 paper's cohort", "circle", BLUE), (False, "added after the paper", "diamond", ORANGE))
-              if classic else ((None, "models", "circle", BLUE),))
-    for flag, name, symbol, colour in series:
-        sub = df if flag is None else df[df["paper_cohort"] == flag]
-        if sub.empty:
-            continue
-        missing = sub["missing"].replace("", "none").map(lambda s: _wrap(s, 60))
-        fig.add_trace(go.Scatter(
-            x=pd.to_datetime(sub["release_date"], errors="coerce"), y=sub["measured"], mode="markers", name=name,
-            marker=dict(symbol=symbol, size=10, color=colour, line=dict(width=1, color="white"), opacity=0.85),
-            customdata=np.stack([sub["model"].astype(str), missing.astype(str)], axis=-1),
-            hovertemplate=(f"<b>%{{customdata[0]}}</b><br>released %{{x|%Y-%m-%d}}<br>%{{y}} of {total} scenarios"
-                           "<br>missing: %{customdata[1]}<extra></extra>"),
+    present = sorted(int(v) for v in counts["measured"].unique()) if len(counts) else [total]
+    present_groups = set(counts["group"])
+    order = [g for g in GROUP_STYLE if g in present_groups] + sorted(present_groups - set(GROUP_STYLE))
+    for group in order:  # the paper's cohort first, as in every chart of the page
+        sub = counts[counts["group"] == group]
+        symbol, colour, pattern = GROUP_STYLE.get(group, ("circle", palette.DATA, ""))
+        names = sub["models"].map(lambda s: _wrap(", ".join(str(s).split("; ")), 60))
+        fig.add_trace(go.Bar(
+            x=sub["measured"], y=sub["n_models"], name=group, text=sub["n_models"].astype(str),
+            textposition="outside", cliponaxis=False,
+            marker=dict(color=colour, pattern=dict(shape=pattern, fillmode="overlay", fgcolor="white", solidity=0.3)
+                        if pattern else None),
+            customdata=np.stack([names.astype(str)], axis=-1),
+            hovertemplate=(f"<b>%{{y}} model(s), {group}</b><br>measured on %{{x}} of {total} scenarios<br>"
+                           "%{customdata[0]}<extra></extra>"),
         ))
-    fig.update_yaxes(range=[-0.5, total + 0.8], title=f"{'core ' if classic else ''}scenarios measured (of {total})",
-                     dtick=2 if total > 8 else 1)
-    fig.update_xaxes(title="model release date (HELM metadata)")
-    return base_layout(fig, height=380)
+    top = float(counts.groupby("measured")["n_models"].max().max()) if len(counts) else 1.0
+    fig.update_xaxes(tickmode="array", tickvals=present, ticktext=[str(v) for v in present],
+                     title=f"scenarios measured (of {total})", range=[min(present) - 0.7, max(present) + 0.7])
+    fig.update_yaxes(title="models", range=[0, top * 1.2 + 1], rangemode="tozero")
+    base_layout(fig, height=360)
+    return fig.update_layout(barmode="group", bargap=0.25,
+                             legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
 
 
-def scenario_coverage_chart(df: pd.DataFrame, scenario_order: list[str]) -> go.Figure:
-    """Per scenario, the share of models with a value, one marker series per model group, labelled k/n."""
+def scenario_coverage_chart(df: pd.DataFrame, scenario_order: list[str], *, mode: str = "desktop") -> go.Figure:
+    """Per scenario, the share of models with a value: one marker per group (the paper's cohort and the models
+    added after it, on classic), joined by a grey line; the counts k/n in a column of their own at the right, one
+    column per group in its colour, so no label ever sits on another."""
     fig = go.Figure()
-    styles = {"in the 2022 paper's cohort": ("circle", BLUE), "added after the paper": ("diamond", ORANGE),
-              "all models": ("circle", BLUE)}
-    for group, sub in df.groupby("group", sort=False):
-        symbol, colour = styles.get(group, ("square", SKY))
+    groups = list(dict.fromkeys(df["group"]))
+    phone = _phone(mode)
+    # The count columns, in axis units: far enough apart that "39/39" never touches its neighbour (a phone's plot
+    # is a third as wide, so its columns are twice as far apart in axis units).
+    start, step = (1.2, 0.34) if phone else (1.1, 0.16)
+    col_x = [start + step * i for i in range(len(groups))]
+    if len(groups) > 1:  # a thin line per scenario between the groups' shares
+        xs, ys = [], []
+        for s, sub in df.groupby("scenario", sort=False):
+            xs += [float(sub["share"].min()), float(sub["share"].max()), None]
+            ys += [s, s, None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=palette.NEUTRAL, width=2),
+                                 hoverinfo="skip", showlegend=False))
+    for (group, sub), cx in zip(df.groupby("group", sort=False), col_x):
+        symbol, colour, _ = GROUP_STYLE.get(group, ("circle", palette.DATA, ""))
+        custom = np.stack([sub["measured"].astype(str), sub["total"].astype(str)], axis=-1)
         fig.add_trace(go.Scatter(
-            x=sub["share"], y=sub["scenario"], mode="markers+text", name=group,
-            text=[f"{m}/{t}" for m, t in zip(sub["measured"], sub["total"])], textposition="middle right",
-            textfont=dict(size=10, color=colour),
-            marker=dict(symbol=symbol, size=11, color=colour),
-            customdata=np.stack([sub["measured"].astype(str), sub["total"].astype(str)], axis=-1),
+            x=sub["share"], y=sub["scenario"], mode="markers", name=f"{group} ({int(sub['total'].iloc[0])})",
+            showlegend=True,
+            marker=dict(symbol=symbol, size=13, color=colour), customdata=custom,
             hovertemplate=(f"<b>%{{y}}</b><br>{group}: %{{customdata[0]}} of %{{customdata[1]}} models "
                            "(%{x:.0%})<extra></extra>"),
         ))
-    fig.update_xaxes(range=[-0.03, 1.18], tickformat=".0%", title="share of models with a main-metric value")
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(scenario_order)))
-    return base_layout(fig, height=ROW_PX * len(scenario_order) + 90)
+        fig.add_trace(go.Scatter(
+            x=[cx] * len(sub), y=sub["scenario"], mode="text", showlegend=False, hoverinfo="skip",
+            text=[f"{m}/{t}" for m, t in zip(sub["measured"], sub["total"])], textposition="middle center",
+            textfont=dict(color=colour, size=12),
+        ))
+    right = col_x[-1] + step * 0.6 if col_x else 1.1
+    fig.update_xaxes(range=[-0.04, right], tickvals=[0, 0.5, 1], tickformat=".0%",
+                     title="share of models with a value" if phone else "share of models with a main-metric value")
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(scenario_order)), automargin=True)
+    if phone:  # long scenario names on two lines, so the plot keeps room for its markers and counts
+        fig.update_yaxes(tickmode="array", tickvals=list(scenario_order),
+                         ticktext=[_wrap(s, 16) for s in scenario_order])
+    base_layout(fig, height=(38 if phone else ROW_PX) * len(scenario_order) + 110)
+    return fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0))
 
 
-def ground_curve(curves: dict[str, pd.DataFrame], total: int) -> go.Figure:
-    """Shared scenarios as models are added (step lines with markers, one per ordering)."""
+def ground_curve(curves: dict[str, pd.DataFrame], total: int, *, mode: str = "desktop") -> go.Figure:
+    """Shared scenarios as models are added (step lines with markers, one per ordering, identity colours)."""
     fig = go.Figure()
     for i, (name, c) in enumerate(curves.items()):
         lost = c["lost"].replace("", "nothing").map(lambda s: _wrap(s, 60))
+        colour = palette.SERIES[i % len(palette.SERIES)]
         fig.add_trace(go.Scatter(
-            x=c["step"], y=c["shared"], mode="lines+markers", name=name, line=dict(shape="hv", dash=DASHES[i % 6],
-                                                                               color=OKABE_ITO[i % 8]),
-            marker=dict(symbol=SYMBOLS[i % 8], size=8, color=OKABE_ITO[i % 8]),
+            x=c["step"], y=c["shared"], mode="lines+markers", name=name,
+            line=dict(shape="hv", dash=DASHES[i % 6], color=colour, width=2.5),
+            marker=dict(symbol=SYMBOLS[i % 8], size=8, color=colour),
             customdata=np.stack([c["model"].astype(str), lost.astype(str)], axis=-1),
             hovertemplate=(f"<b>{name}</b><br>after %{{x}} model(s), last added: %{{customdata[0]}}<br>"
                            f"shared: %{{y}} of {total} scenarios<br>lost at this step: %{{customdata[1]}}"
                            "<extra></extra>"),
         ))
-    fig.update_yaxes(range=[-0.5, total + 0.5], title=f"scenarios every model so far shares (of {total})")
+    fig.update_yaxes(range=[-0.5, total + 0.5], title=f"scenarios all share (of {total})" if _phone(mode)
+                     else f"scenarios every model so far shares (of {total})")
     fig.update_xaxes(title="models added", rangemode="tozero")
-    return base_layout(fig, height=360)
+    base_layout(fig, height=360)
+    return fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
 
 
 def overlap_heatmap(overlap: pd.DataFrame, total: int) -> go.Figure:
-    """Models × models heatmap of shared scenarios (hover names the pair and the count); small matrices get
-    the count written in each cell."""
+    """Models × models heatmap of shared scenarios (a desktop screen: every model named, 16 px a row so 12 px
+    names never touch; hover names the pair and the count); up to 24 models get the count in each cell. Darker
+    blue = more shared (the grid's data shading)."""
     names = [str(n) for n in overlap.index]
     z = overlap.to_numpy()
     fig = go.Figure(go.Heatmap(
-        z=z, x=names, y=names, zmin=0, zmax=total, colorscale="Cividis",
-        colorbar=dict(title=dict(text="shared<br>scenarios"), thickness=12),
+        z=z, x=names, y=names, zmin=0, zmax=total, colorscale=SEQUENTIAL,
+        colorbar=dict(title=dict(text="shared scenarios", side="right"), thickness=12),
         hovertemplate=f"<b>%{{y}}</b> and <b>%{{x}}</b><br>share %{{z}} of {total} scenarios<extra></extra>",
-        texttemplate="%{z}" if len(names) <= 24 else None, textfont=dict(size=9),
+        texttemplate="%{z}" if len(names) <= 24 else None, textfont=dict(size=12),
     ))
-    fig.update_xaxes(tickangle=-60, tickfont=dict(size=9), side="top")
-    fig.update_yaxes(autorange="reversed", tickfont=dict(size=9))
-    side = max(320, 13 * len(names) + 200)
-    return base_layout(fig, height=side)
+    fig.update_xaxes(tickangle=-90, side="top", automargin=True)
+    fig.update_yaxes(autorange="reversed", automargin=True)
+    if len(names) > 40:  # columns narrower than a line of text: the rows name the models, the hover the pair
+        fig.update_xaxes(showticklabels=False, title=dict(text="the same models, in the same order (hover a cell)"))
+    return base_layout(fig, height=max(360, 18 * len(names) + (90 if len(names) > 40 else 260)))
+
+
+def overlap_counts_chart(counts: pd.DataFrame, total: int, *, mode: str = "desktop") -> go.Figure:
+    """How many pairs of models share how many scenarios (helm_core.coverage.overlap_counts): one bar per count,
+    labelled with the number of pairs. The stage's and the phone's form of the pairwise overlap (a 67 × 67 heatmap
+    cannot name its models there)."""
+    fig = go.Figure(go.Bar(
+        x=counts["shared"], y=counts["pairs"], name="pairs of models", marker=dict(color=palette.DATA),
+        text=[f"{int(v):,}" for v in counts["pairs"]], textposition="outside", cliponaxis=False,
+        hovertemplate=f"%{{y:,}} pairs share %{{x}} of {total} scenarios<extra></extra>",
+    ))
+    present = [int(v) for v in counts["shared"]] or [total]
+    top = float(counts["pairs"].max()) if len(counts) else 1.0
+    fig.update_xaxes(tickmode="array", tickvals=present, title=f"scenarios a pair shares (of {total})",
+                     range=[min(present) - 0.7, max(present) + 0.7])
+    fig.update_yaxes(title="pairs of models", range=[0, top * 1.18 + 1])
+    return base_layout(fig, height=360)
 
 
 # ----------------------------------------------------------------------------- Metric Orbit
 
 
-def profile_radar(profiles: pd.DataFrame, group_order: list[str]) -> go.Figure:
-    """Radar of win rates across the 7 groups, one closed line per model with its own symbol and dash.
-    A group where a model has no value is a gap in its line (and says "no value" in the data table)."""
+def profile_radar(profiles: pd.DataFrame, group_order: list[str], *, mode: str = "desktop") -> go.Figure:
+    """Radar of win rates across the groups, one closed line per model with its own colour, symbol and dash
+    (identity series). A group where a model has no value is a gap in its line (and says "no value" in the data
+    table). The radial scale is drawn along the gap between the first two spokes, so its labels never sit on the
+    first group's spoke."""
     fig = go.Figure()
     for i, (model, sub) in enumerate(profiles.groupby("model", sort=False)):
         sub = sub.set_index("group_label").reindex(group_order)
         r = sub["win_rate"].to_numpy(dtype=float)
         theta = list(group_order)
+        colour = palette.SERIES[i % len(palette.SERIES)]
         fig.add_trace(go.Scatterpolar(
             r=np.append(r, r[0]), theta=theta + theta[:1], name=str(model), mode="lines+markers",
             connectgaps=False,
-            line=dict(color=OKABE_ITO[i % 8], dash=DASHES[i % 6], width=2),
-            marker=dict(symbol=SYMBOLS[i % 8], size=9, color=OKABE_ITO[i % 8]),
+            line=dict(color=colour, dash=DASHES[i % 6], width=2.5),
+            marker=dict(symbol=SYMBOLS[i % 8], size=10, color=colour),
             hovertemplate=f"<b>{model}</b><br>%{{theta}}: win rate %{{r:.2f}}<extra></extra>",
         ))
-    fig.update_layout(polar=dict(radialaxis=dict(range=[0, 1], tickformat=".1f", angle=90, tickfont=dict(size=9)),
-                                 angularaxis=dict(direction="clockwise", tickfont=dict(size=12))))
+    # The first group sits at the top (90°) and the others follow clockwise: half a sector clockwise of it is free.
+    gap = 90 - 180 / max(len(group_order), 1)
+    fig.update_layout(polar=dict(
+        radialaxis=dict(range=[0, 1], tickvals=[0.5, 1.0], tickformat=".1f", angle=gap,
+                        tickfont=dict(size=11)),
+        angularaxis=dict(direction="clockwise", rotation=90, tickfont=dict(size=13))))
     base_layout(fig, height=480)
-    # Room around the polar area: the top group's label sits above the circle and the side labels beside it;
-    # with base_layout's 10 px margins the top label was cut off.
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.08, xanchor="left", x=0),
+    # Room around the polar area: the top group's label sits above the circle and the side labels beside it.
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.06, xanchor="left", x=0),
                       margin=dict(t=RADAR_MARGIN, b=RADAR_MARGIN, l=RADAR_SIDE, r=RADAR_SIDE))
+    if _phone(mode):  # a narrow screen: the circle in the middle two thirds, room below for a legend of two rows
+        fig.update_layout(polar=dict(domain=dict(x=[0.2, 0.8])), margin=dict(b=90), height=440)
     return fig
 
 
 RADAR_MARGIN, RADAR_SIDE = 48, 90
 
 
-def profile_bars(profiles: pd.DataFrame, group_order: list[str]) -> go.Figure:
+def profile_bars(profiles: pd.DataFrame, group_order: list[str], *, mode: str = "desktop") -> go.Figure:
     """Win rates of the chosen models in one or two groups (a radar needs three axes): grouped horizontal bars,
-    one per model, each with its own pattern and its value written beside it; a missing value says so."""
+    one per model, each with its own colour and pattern and its value written beside it; a missing value says so."""
     fig = go.Figure()
     patterns = ["", "/", "x", ".", "\\", "+"]
     for i, (model, sub) in enumerate(profiles.groupby("model", sort=False)):
@@ -347,16 +419,18 @@ def profile_bars(profiles: pd.DataFrame, group_order: list[str]) -> go.Figure:
         r = sub["win_rate"].to_numpy(dtype=float)
         fig.add_trace(go.Bar(
             x=np.nan_to_num(r, nan=0.0), y=list(group_order), orientation="h", name=str(model),
-            marker=dict(color=OKABE_ITO[i % 8], pattern=dict(shape=patterns[i % len(patterns)], fillmode="overlay",
-                                                               fgcolor="white", solidity=0.3)),
-            text=["no value" if np.isnan(v) else f"{v:.2f}" for v in r], textposition="outside",
+            marker=dict(color=palette.SERIES[i % len(palette.SERIES)],
+                        pattern=dict(shape=patterns[i % len(patterns)], fillmode="overlay", fgcolor="white",
+                                     solidity=0.3)),
+            text=["no value" if np.isnan(v) else f"{v:.2f}" for v in r], textposition="outside", cliponaxis=False,
             hovertemplate=f"<b>{model}</b><br>%{{y}}: win rate %{{text}}<extra></extra>",
         ))
-    fig.update_xaxes(range=[0, 1.15], tickformat=".1f", title="win rate (share of the other models beaten)")
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(group_order)))
+    fig.update_xaxes(range=[0, 1.2], tickvals=[0, 0.5, 1], tickformat=".1f",
+                     title="win rate" if _phone(mode) else "win rate (share of the other models beaten)")
+    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(group_order)), automargin=True)
     base_layout(fig, height=160 + 40 * len(group_order) * max(1, profiles["model"].nunique()))
-    fig.update_layout(barmode="group", legend=dict(orientation="h", yanchor="top", y=-0.25, xanchor="left", x=0))
-    return fig
+    return fig.update_layout(barmode="group", legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left",
+                                                          x=0))
 
 
 CORR_HOVER = (
@@ -364,6 +438,10 @@ CORR_HOVER = (
     "Spearman ρ with accuracy: %{customdata[4]}<br>agreement (sign flipped when lower is better): "
     "%{customdata[5]}<br>models: %{customdata[6]}<br>%{customdata[7]}<extra></extra>"
 )
+# Agreement with accuracy: worse on the metric where more accurate (palette.DOWN), through a light middle, to better
+# on it too (palette.UP). Tile text is dark on light tiles, white on strong ones (a label on a coloured tile).
+CORR_SCALE = [[0.0, palette.DOWN], [0.5, "#F2F2F2"], [1.0, palette.UP]]
+TILE_TEXT = "#1B1B1B"
 
 
 def _corr_custom(df: pd.DataFrame) -> np.ndarray | None:
@@ -378,81 +456,104 @@ def _corr_custom(df: pd.DataFrame) -> np.ndarray | None:
 
 
 def _diverging(v: float) -> str:
-    """The DIVERGING colour of an agreement in [-1, 1]."""
+    """The CORR_SCALE colour of an agreement in [-1, 1]."""
     t = (min(max(float(v), -1.0), 1.0) + 1) / 2
-    (a, c0), (b, c1) = (DIVERGING[0], DIVERGING[1]) if t <= 0.5 else (DIVERGING[1], DIVERGING[2])
+    (a, c0), (b, c1) = (CORR_SCALE[0], CORR_SCALE[1]) if t <= 0.5 else (CORR_SCALE[1], CORR_SCALE[2])
     return _mix(c0, c1, (t - a) / (b - a))
 
 
-def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order: list[str]) -> go.Figure:
+def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order: list[str], *,
+                     mode: str = "desktop") -> go.Figure:
     """Scenario × group grid of the agreement of each metric with accuracy, as real tiles (shapes, never
     overlapping) with invisible markers over them that carry the hover and the click to pick a pair; each cell is
-    labelled with its value; cells without a correlation are crossed tiles."""
-    corr = corr.copy()
+    labelled with its value; cells without a correlation are crossed tiles. `group_order` may leave out groups
+    the release never measures (said on the page, not drawn as empty columns)."""
+    corr = corr[corr["group_label"].isin(group_order)].copy()
     corr["token"] = corr["scenario"] + "|" + corr["metric_group"]
     fig = go.Figure()
     xi, yi = _tile_index(group_order, scenario_order)
     ok = corr[corr["agreement"].notna()]
     none = corr[corr["agreement"].isna()]
     a = ok["agreement"].to_numpy(dtype=float)
-    shapes = [_tile(xi[g], yi[sc], _diverging(v), GREY) for g, sc, v in zip(ok["group_label"], ok["scenario"], a)]
+    shapes = [_tile(xi[g], yi[sc], _diverging(v), palette.NEUTRAL) for g, sc, v in
+              zip(ok["group_label"], ok["scenario"], a)]
     for g, sc in zip(none["group_label"], none["scenario"]):
-        shapes += [_tile(xi[g], yi[sc], CLEAR, GREY, 1.5), _cross(xi[g], yi[sc], GREY)]
-    fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="agreement with accuracy (labelled)",
-                             hoverinfo="skip", marker=dict(symbol="square", size=14, color=BLUE)))
+        shapes += [_tile(xi[g], yi[sc], CLEAR, palette.NEUTRAL, 1.5), _cross(xi[g], yi[sc], palette.NEUTRAL)]
     if len(none):
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="no correlation (crossed): see hover",
-                                 hoverinfo="skip", marker=dict(symbol=BLANK, size=14, color=GREY,
-                                                               line=dict(width=1.5, color=GREY))))
+                                 hoverinfo="skip", marker=dict(symbol=BLANK, size=14, color=palette.NEUTRAL,
+                                                               line=dict(width=1.5, color=palette.NEUTRAL))))
     hidden = dict(opacity=0)
     pick = dict(selected=dict(marker=hidden), unselected=dict(marker=hidden))
+    phone = _phone(mode)
     fig.add_trace(go.Scatter(
         x=ok["group_label"], y=ok["scenario"], mode="markers+text", name="agreement with accuracy (labelled)",
         showlegend=False,
-        text=[f"{v:+.2f}" for v in a], textfont=dict(size=10, color=list(np.where(np.abs(a) > 0.6, "white", BLACK))),
+        text=[f"{v:+.2f}" for v in a],
+        textfont=dict(size=11 if phone else 12, color=list(np.where(np.abs(a) > 0.6, "white", TILE_TEXT))),
         textposition="middle center",
         # invisible markers: they carry the colour bar, the hover and the click; the tiles are the shapes
-        marker=dict(symbol="square", size=CELL_SIZE, color=a, cmin=-1, cmax=1, colorscale=DIVERGING, opacity=0,
-                    colorbar=dict(title=dict(text="agreement"), thickness=12, len=0.6, y=0.7)),
+        marker=dict(symbol="square", size=CELL_SIZE, color=a, cmin=-1, cmax=1, colorscale=CORR_SCALE, opacity=0,
+                    showscale=True,  # said, so ui.stage finds the bar (and lays it below the plot on a phone)
+                    colorbar=dict(title=dict(text="agreement", side="right"), thickness=12, len=0.6, y=0.5,
+                                  tickvals=[-1, 0, 1])),
         customdata=_corr_custom(ok), hovertemplate=CORR_HOVER, **pick,
     ))
     fig.add_trace(go.Scatter(
         x=none["group_label"], y=none["scenario"], mode="markers", name="no correlation (crossed): see hover",
-        showlegend=False, marker=dict(symbol=BLANK, size=CELL_SIZE, color=GREY, opacity=0),
+        showlegend=False, marker=dict(symbol=BLANK, size=CELL_SIZE, color=palette.NEUTRAL, opacity=0),
         customdata=_corr_custom(none), hovertemplate=CORR_HOVER, **pick,
     ))
-    return _tile_layout(fig, shapes, group_order, scenario_order)
+    _tile_layout(fig, shapes, group_order, scenario_order)
+    # Column heads across where they fit (a stage's wide columns), turned on a phone's narrow ones; there, long
+    # scenario names wrap onto two lines so the six columns keep room for their labels.
+    fig.update_xaxes(tickangle=-90 if phone else 0, tickfont=dict(size=12), automargin=True)
+    fig.update_yaxes(automargin=True)
+    if phone:
+        fig.update_yaxes(tickmode="array", tickvals=list(scenario_order),
+                         ticktext=[_wrap(s, 16) for s in scenario_order])
+    return fig
+
+
+PROFILE_GROUP = "models in your profile"
+STARS = ["star", "star-diamond", "star-square", "star-triangle-up", "hexagram", "star-triangle-down"]
 
 
 def pair_scatter(pairs: pd.DataFrame, x_title: str, y_title: str, lower_is_better: bool | None,
                  highlight: list[str] | None = None) -> go.Figure:
-    """Accuracy (x) against one metric (y) across models; models in `highlight` get their own labelled marker."""
+    """Accuracy (x) against one metric (y) across models; the models in `highlight` are stars in the theme's text
+    colour (palette.HIGHLIGHT), each named in the legend under "models in your profile"."""
     fig = go.Figure()
     hl = set(highlight or [])
     rest = pairs[~pairs["model"].isin(hl)]
     fig.add_trace(go.Scatter(
         x=rest["accuracy"], y=rest["value"], mode="markers", name="models",
-        marker=dict(symbol="circle", size=9, color=BLUE, opacity=0.8, line=dict(width=1, color="white")),
+        marker=dict(symbol="circle", size=9, color=palette.DATA, opacity=0.85),
         customdata=_stack(rest, ["model"]),
         hovertemplate=f"<b>%{{customdata[0]}}</b><br>{x_title}: %{{x:.3f}}<br>{y_title}: %{{y:.3f}}<extra></extra>",
     ))
     sub = pairs[pairs["model"].isin(hl)]
-    if not sub.empty:
+    # One trace per starred model, named in the legend (its own symbol): names written beside the points would sit
+    # on each other wherever two models score alike.
+    for i, (model, one) in enumerate(sub.groupby("model", sort=False)):
         fig.add_trace(go.Scatter(
-            x=sub["accuracy"], y=sub["value"], mode="markers+text", name="models in your profile",
-            text=sub["model"], textposition="top center", textfont=dict(size=10),
-            marker=dict(symbol="star", size=13, color=ORANGE, line=dict(width=1, color=BLACK)),
-            customdata=_stack(sub, ["model"]),
+            x=one["accuracy"], y=one["value"], mode="markers", name=str(model), legendgroup="profile",
+            legendgrouptitle=dict(text=PROFILE_GROUP) if i == 0 else None,
+            marker=dict(symbol=STARS[i % len(STARS)], size=15, color=palette.HIGHLIGHT),
+            customdata=_stack(one, ["model"]),
             hovertemplate=f"<b>%{{customdata[0]}}</b><br>{x_title}: %{{x:.3f}}<br>{y_title}: %{{y:.3f}}<extra></extra>",
         ))
     if len(pairs):
         lo, hi = float(pairs["accuracy"].min()), float(pairs["accuracy"].max())
         span = (hi - lo) or 0.1
-        fig.update_xaxes(range=[lo - 0.08 * span, hi + 0.25 * span])
+        fig.update_xaxes(range=[lo - 0.12 * span, hi + 0.25 * span])
+        ylo, yhi = float(pairs["value"].min()), float(pairs["value"].max())
+        yspan = (yhi - ylo) or 0.1
+        fig.update_yaxes(range=[ylo - 0.08 * yspan, yhi + 0.18 * yspan])
     suffix = " (lower is better)" if lower_is_better else (" (higher is better)" if lower_is_better is False else "")
     fig.update_xaxes(title=f"{x_title} (higher is better)")
     fig.update_yaxes(title=f"{y_title}{suffix}")
-    return base_layout(fig, height=400)
+    return base_layout(fig, height=420)
 
 
 # ----------------------------------------------------------------------------- cached figure specs
@@ -470,31 +571,39 @@ def grid_spec(release, view: str, models: tuple[str, ...]) -> dict:
                      other=other).to_dict()
 
 
-def model_coverage_spec(release, models: tuple[str, ...]) -> dict:
+def coverage_counts_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import coverage as C
 
-    return model_coverage_chart(C.model_coverage(release, models), len(release.taxonomy.scenario_names),
-                                classic=release.is_classic).to_dict()
+    return coverage_counts_chart(C.coverage_counts(release, models), len(release.taxonomy.scenario_names),
+                                 mode=mode).to_dict()
 
 
-def scenario_coverage_spec(release, models: tuple[str, ...]) -> dict:
+def scenario_coverage_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import coverage as C
 
-    return scenario_coverage_chart(C.scenario_coverage(release, models), release.taxonomy.scenario_names).to_dict()
+    return scenario_coverage_chart(C.scenario_coverage(release, models), release.taxonomy.scenario_names,
+                                   mode=mode).to_dict()
 
 
-def overlap_spec(release, models: tuple[str, ...]) -> dict:
-    """The pairwise-overlap heatmap, models ordered by their own coverage (as the per-model table)."""
+def overlap_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
+    """The pairwise overlap for the screen: on a desktop the heatmap of every pair, models ordered by their own
+    coverage (as the per-model table); on a stage or a phone the pairs counted by scenarios shared."""
     from helm_core import coverage as C
 
+    total = len(release.taxonomy.scenario_names)
+    if mode != "desktop":
+        return overlap_counts_chart(C.overlap_counts(release, models), total, mode=mode).to_dict()
     order = list(C.model_coverage(release, models)["model"])
     ov = C.pairwise_overlap(release, models).reindex(index=order, columns=order)
-    return overlap_heatmap(ov, len(release.taxonomy.scenario_names)).to_dict()
+    return overlap_heatmap(ov, total).to_dict()
 
 
-def correlation_spec(release, models: tuple[str, ...], bias_metric: str) -> dict:
+def correlation_spec(release, models: tuple[str, ...], bias_metric: str, groups: tuple[str, ...] | None = None,
+                     mode: str = "desktop") -> dict:
+    """The agreement grid; `groups` (metric-group ids) limits its columns to the groups the release measures."""
     from helm_core import metrics as M
     from helm_core.data import GROUP_LABELS
 
     corr = M.accuracy_correlations(release, models, bias_metric)
-    return correlation_grid(corr, [GROUP_LABELS[g] for g in M.OTHER_GROUPS], release.taxonomy.scenario_names).to_dict()
+    shown = [GROUP_LABELS[g] for g in (groups if groups is not None else M.OTHER_GROUPS)]
+    return correlation_grid(corr, shown, release.taxonomy.scenario_names, mode=mode).to_dict()

@@ -23,7 +23,8 @@ class PageSpec:
 
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("Plumbing", "app_pages/plumbing.py", "", "HELM As Evaluation Plumbing", ":material/plumbing:",
-             "Every model sat the same exam, and HELM published the exam papers: prompts, completions and the blanks."),
+             "HELM sets one exam and publishes the exam papers: prompts, completions, and the blanks where a model "
+             "did not sit a part."),
     PageSpec("Plumbing", "app_pages/coverage.py", "coverage", "Coverage Jump", ":material/grid_on:",
              "Before HELM, models shared little comparable ground; HELM made it dense."),
     PageSpec("Plumbing", "app_pages/metrics.py", "metrics", "Metric Orbit", ":material/radar:",

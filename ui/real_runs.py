@@ -5,6 +5,8 @@ Text from the run files is shown with st.text (literal) or escaped with componen
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 from helm_core import fmt, real_runs
@@ -42,8 +44,9 @@ def link_exam(exam: str = "XSTest", *, label: str | None = None, instance: str |
     q = {"runs_section": VIEW_EXAM, "exam": exam}
     if instance:
         q["exam_instance"] = instance
-    st.page_link(RUNS_PAGE, label=label or f"Every model sat the same exam: one {exam} prompt, the 9 models' "
-                 "completions side by side (genuine HELM runs)", icon=":material/view_column:", query_params=q)
+    n = output(SAFETY).runs["model"].nunique()
+    st.page_link(RUNS_PAGE, label=label or f"The same {exam} exam for {n} models: one prompt, their completions side "
+                 "by side (genuine HELM runs)", icon=":material/view_column:", query_params=q)
 
 
 def _completion_line(x) -> str:
@@ -53,12 +56,27 @@ def _completion_line(x) -> str:
     return f"Completion: {x['completion']!r}{mapped} ({verdict}{prob})"
 
 
-def own_example_card() -> bool:
+@dataclass(frozen=True)
+class Example:
+    """One genuine prompt → completion to show: HELM's display names for the model and the scenario, the texts, where
+    it comes from, and the link onward (a Prompts & Completions query)."""
+    model: str
+    scenario: str
+    instance: str
+    prompt: str
+    completion: str
+    source: str  # a caption (plain text)
+    own: bool  # from the loaded output (True) or the bundled runs (False)
+    link_label: str
+    link_query: dict
+
+
+def own_example() -> Example | None:
     """On a loaded HELM output with per-instance files: the first prompt → completion of its first run that has
-    them, linked to that run on Prompts & Completions. False when there is none (the caller shows the bundle's)."""
+    them. None when there is none (the caller shows the bundle's)."""
     out = cache.active_output()
     if out is None:
-        return False
+        return None
     runs = out.runs[out.runs["has_instances"]].sort_values("run")
     for r in runs.itertuples():
         try:
@@ -69,41 +87,49 @@ def own_example_card() -> bool:
         if inst.empty:
             continue
         x = inst.iloc[0]
-        with st.container(border=True):
-            st.markdown(f"**A prompt and completion from {components.text(cache.active_release().name)}** · "
-                        f"{components.text(r.model)} on {components.text(r.scenario)}, "
-                        f"instance {components.text(str(x['instance_id']))}")
-            st.text(x["prompt"])
-            st.text(_completion_line(x))
-            st.caption(components.text(f"From run {r.run} of the loaded output ({fmt.count(len(runs), 'run')} "
-                                       "with per-instance files)."))
-            st.page_link(RUNS_PAGE, label="Every prompt and completion of this run in Prompts & Completions",
-                         icon=":material/article:",
-                         query_params={"runs_model": str(r.model), "runs_scenario": str(r.scenario), "run": str(r.run)})
-        return True
-    return False
+        return Example(str(r.model), str(r.scenario), str(x["instance_id"]), str(x["prompt"]), _completion_line(x),
+                       f"From run {r.run} of the loaded output ({fmt.count(len(runs), 'run')} with per-instance "
+                       "files).", True, "Every prompt and completion of this run in Prompts & Completions",
+                       {"runs_model": str(r.model), "runs_scenario": str(r.scenario), "run": str(r.run)})
+    return None
 
 
-def example_card() -> None:
-    """One genuine prompt → completion: the loaded output's own when it has per-instance files, else one from
-    the bundle, with its source and a link to the side-by-side view. Reads that one run folder only (light
-    enough for the home page)."""
-    if own_example_card():
-        return
+def example() -> Example | None:
+    """One genuine prompt → completion: the loaded output's own when it has per-instance files, else one from the
+    bundle (HELM's display names from the run's schema.json, not its raw ids). Reads that one run folder only
+    (light enough for the home page). No Streamlit drawing: a slide's view can call it."""
+    own = own_example()
+    if own is not None:
+        return own
     inst = cache.bundled_instances(SAFETY, CARD_RUN)
     row = inst[inst["instance_id"] == CARD_INSTANCE]
     if row.empty:
-        return
+        return None
     x = row.iloc[0]
-    model = CARD_RUN.split("model=", 1)[1].replace("_", "/", 1)  # the run name spells the model id, '/' as '_'
-    scenario = CARD_RUN.split(":", 1)[0]
+    runs = output(SAFETY).runs
+    run = runs[runs["run"] == CARD_RUN].iloc[0]
+    s = source(SAFETY)
+    return Example(str(run["model"]), str(run["scenario"]), CARD_INSTANCE, str(x["prompt"]), _completion_line(x),
+                   s.describe() + " " + s.note, False, "", {"exam": "BBQ", "instance": CARD_INSTANCE})
+
+
+def example_card(ex: Example | None = None) -> None:
+    """Draw an Example (by default `example()`): its prompt and completion as literal text, its source and link."""
+    ex = ex if ex is not None else example()
+    if ex is None:
+        return
     with st.container(border=True):
-        st.markdown(f"**A real prompt and completion** · model {components.text(model)} on "
-                    f"{components.text(scenario.upper())}, instance {components.text(CARD_INSTANCE)}")
-        st.text(x["prompt"])
-        st.text(_completion_line(x))
-        source_caption(SAFETY)
-        link_exam("BBQ", instance=CARD_INSTANCE)
+        what = (f"A prompt and completion from {components.text(cache.active_release().name)}" if ex.own
+                else "A real prompt and completion")
+        st.markdown(f"**{what}** · {components.text(ex.model)} on {components.text(ex.scenario)}, "
+                    f"instance {components.text(ex.instance)}")
+        st.text(ex.prompt)
+        st.text(ex.completion)
+        st.caption(components.text(ex.source))
+        if ex.own:
+            st.page_link(RUNS_PAGE, label=ex.link_label, icon=":material/article:", query_params=ex.link_query)
+        else:
+            link_exam(ex.link_query["exam"], instance=ex.link_query["instance"])
 
 
 def confident_runs():

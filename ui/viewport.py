@@ -70,7 +70,17 @@ def mode() -> str:
 
 
 def theme() -> str:
-    """The theme the frontend shows ("light" or "dark")."""
+    """The theme the frontend shows ("light" or "dark"). While the viewer has chosen none (system), that is the
+    configured base theme (.streamlit/config.toml) whatever the browser prefers, and st.context would report the
+    browser's preference on a session's first run (streamlit#11920: dark chart text on a light page); otherwise
+    what st.context reports."""
+    if st.session_state.get("_theme_applied") in (None, "system"):
+        try:
+            base = st.get_option("theme.base")
+        except Exception:  # noqa: BLE001 - no config (a bare script)
+            base = None
+        if base in ("light", "dark"):
+            return base
     try:
         t = st.context.theme.type
     except Exception:  # noqa: BLE001 - no frontend context (AppTest, a script)

@@ -4,7 +4,7 @@ import html
 
 import pytest
 
-from .helpers import open_page, open_story_page, texts
+from .helpers import open_page, open_section, open_story_page, section_labels, tables, texts
 
 
 def _metrics(at):
@@ -80,5 +80,82 @@ def test_empty_filter_says_so():
 
 
 def test_page_explains_what_helm_publishes():
-    t = texts(open_page())
+    at = open_page()
+    assert section_labels(at) == ["Same exam", "What HELM publishes"]
+    assert "display_requests.json" not in texts(at)  # only the open slide is built
+    open_section(at, "What HELM publishes")
+    t = texts(at)
     assert "display_requests.json" in t and "per_instance_stats.json" in t
+    files = next(d for d in tables(at) if "file" in d.columns)
+    assert list(files["file"]) == ["display_requests.json", "display_predictions.json", "per_instance_stats.json",
+                                   "groups/*.json"]
+
+
+def test_the_example_card_uses_helms_display_names():
+    """The genuine prompt and completion are named as HELM names them (schema.json display names), not by ids."""
+    import json
+
+    from .helpers import ROOT
+
+    schema = json.loads((ROOT / "data/real_runs/helm_safety_dev_2024/runs/v4/schema.json").read_text())
+    display = next(m["display_name"] for m in schema["models"] if m["name"] == "meta/llama-3-8b-chat")
+    at = open_page(query={"home_section": "What HELM publishes"})
+    t = texts(at)
+    assert f"a real BBQ prompt and {display}'s answer" in t  # the slide's point
+    assert f"{display} on BBQ, instance id57790" in t  # the card
+    assert "meta/llama-3-8b-chat" not in t and "meta&#95;llama" not in t
+
+
+def _point(at) -> str:
+    return next(str(m.value) for m in at.markdown if str(m.value).startswith("**One exam"))
+
+
+@pytest.mark.parametrize("query", [{"cohort": "paper"}, {"cohort": "all"}, {"release": "lite"},
+                                   {"release": "capabilities"}])
+def test_the_exam_sentence_is_computed(query):
+    """How many models have every scenario, recomputed here from data/ (the release's results, the cohort)."""
+    from helm_core import coverage, data, fmt
+
+    rel = data.load_bundled(query.get("release", "classic"))
+    models = data.cohort_models(rel, query.get("cohort", "all") if rel.is_classic else "all")
+    m = coverage.coverage_matrix(rel, models)
+    n, complete = len(m), int(m.all(axis=1).sum())
+    at = open_page(query=query)
+    point = _point(at)
+    assert f"One exam, {fmt.count(m.shape[1], 'scenario')}:" in point
+    assert f"({int(m.to_numpy().sum()):,} of {m.size:,} cells measured)" in point
+    if complete == n:
+        assert f"all {n} models have a value on every one" in point
+    elif n - complete <= n / 2:
+        assert f"all but {n - complete} of the {n} models have" in point
+    else:
+        assert f"{complete} of the {n} models have" in point
+    assert "Every model sat the same exam" not in texts(at)
+
+
+@pytest.mark.parametrize("release,needle,absent", [
+    ("classic", "up to 5 in-context examples per prompt; none on HellaSwag and OpenbookQA", "zero-shot"),
+    ("lite", "up to 8 in-context examples per prompt", "seeds"),
+    ("capabilities", "with no in-context examples (zero-shot", "the same prompts and in-context examples"),
+])
+def test_the_exam_setup_is_said_only_where_true(release, needle, absent):
+    t = html.unescape(texts(open_page(query={"release": release})))
+    assert needle in t and absent not in t
+
+
+def test_stage_and_phone_draw_the_exam_by_pattern_of_blanks(release):
+    """A stage or a phone cannot name 67 models on an axis: one column per pattern of blanks instead, every model
+    in one column, every column named by its size (or by its one model)."""
+    from helm_core import data, summary
+    from ui import charts
+
+    models = data.cohort_models(release, "all")
+    patterns = summary.exam_patterns(release, models)
+    assert patterns["n_models"].sum() == 67 and len(patterns) == 6
+    for mode in ("presenter", "phone"):
+        fig = charts.exam_patterns_chart(patterns, release.taxonomy.scenario_names, mode=mode)
+        heads = list(fig.layout.xaxis.ticktext)
+        assert [h.replace("<br>", " ") for h in heads[:3]] == ["30 models", "25 models", "9 models"]
+        assert len(heads) == 6
+        cells = sum(len(t.x) for t in fig.data)
+        assert cells == 6 * 16

@@ -163,3 +163,58 @@ def test_scenario_nobody_ran(sparse):
     sc = C.scenario_coverage(sparse, split=False).set_index("scenario")
     assert sc.loc["RAFT", "measured"] == 0
     assert not C.coverage_matrix(sparse)["RAFT"].any()
+
+
+# ----------------------------------------------------------------------------- by group, counts, date, overlap
+
+
+@pytest.mark.parametrize("cohort,groups", [
+    ("paper", [("in the 2022 paper's cohort", 28, 22, 448, 427)]),
+    ("all", [("in the 2022 paper's cohort", 28, 22, 448, 427), ("added after the paper", 39, 8, 624, 451)]),
+])
+def test_coverage_by_group(release, cohort, groups):
+    got = C.coverage_by_group(release, cohort_models(release, cohort))
+    assert [tuple(r) for r in got[["group", "models", "complete", "cells", "measured"]].itertuples(index=False)] == groups
+    assert (got["rate"] == got["measured"] / got["cells"]).all()
+
+
+def test_coverage_by_group_is_one_group_off_classic(release):
+    later = replace(release, meta={**release.meta, "kind": "upload", "release": "mine", "release_id": ""})
+    got = C.coverage_by_group(later, later.model_names)
+    assert list(got["group"]) == ["all models"] and int(got["models"].iloc[0]) == 67
+
+
+@pytest.mark.parametrize("cohort,expected", [
+    ("paper", {(12, "in the 2022 paper's cohort"): 5, (15, "in the 2022 paper's cohort"): 1,
+               (16, "in the 2022 paper's cohort"): 22}),
+    ("all", {(10, "added after the paper"): 25, (11, "added after the paper"): 1, (12, "added after the paper"): 4,
+             (12, "in the 2022 paper's cohort"): 5, (14, "added after the paper"): 1,
+             (15, "in the 2022 paper's cohort"): 1, (16, "added after the paper"): 8,
+             (16, "in the 2022 paper's cohort"): 22}),
+])
+def test_coverage_counts(release, cohort, expected):
+    got = C.coverage_counts(release, cohort_models(release, cohort))
+    assert {(r.measured, r.group): r.n_models for r in got.itertuples()} == expected
+    assert list(got["measured"]) == sorted(got["measured"])
+    twelve = got[(got["measured"] == 12) & (got["group"] == "in the 2022 paper's cohort")]
+    assert set(twelve["models"].iloc[0].split("; ")) == {"T0pp (11B)", "T5 (11B)", "UL2 (20B)", "GLM (130B)",
+                                                         "YaLM (100B)"}
+
+
+@pytest.mark.parametrize("cohort,sign,strong", [("paper", -1, False), ("all", -1, True)])
+def test_date_rank_correlation(release, cohort, sign, strong):
+    """In the paper's cohort coverage hardly follows the release date; over all 67 models, later models have
+    fewer scenarios."""
+    rho, n = C.date_rank_correlation(release, cohort_models(release, cohort))
+    assert n == len(cohort_models(release, cohort))
+    assert np.sign(rho) == sign and (abs(rho) >= 0.5) == strong
+
+
+@pytest.mark.parametrize("models,expected", [
+    (["text-davinci-002", "OPT (175B)", "T5 (11B)"], {12: 2, 16: 1}),
+    (["text-davinci-002"], {}),
+])
+def test_overlap_counts(release, models, expected):
+    got = C.overlap_counts(release, models)
+    assert dict(zip(got["shared"], got["pairs"])) == expected
+    assert int(got["pairs"].sum()) == len(models) * (len(models) - 1) // 2

@@ -232,3 +232,50 @@ def test_group_overview_describes_the_suites_own_columns(own_suite, group, direc
 
 def test_group_overview_on_classic_has_no_own_definitions(release):
     assert (M.group_overview(release)["own_definition"] == "").all()
+
+
+# ----------------------------------------------------------------------------- the compact groups table, leaders
+
+
+@pytest.mark.parametrize("definition,short", [
+    ("Denoised inference runtime in seconds: API time with contention removed.", "Denoised inference runtime in seconds"),
+    ("Observed inference time in seconds, as the deployment answered (not classic's denoised time); lower is faster.",
+     "Observed inference time in seconds, as the deployment answered"),
+    ("Fraction of generations that Perspective API scores at 0.5 or more (toxic_frac).",
+     "Fraction of generations that Perspective API scores at 0.5 or more"),
+    ("The main metric under the worst case over counterfactual dialect perturbations.",
+     "The main metric under the worst case over counterfactual dialect perturbations"),
+    ("", ""),
+])
+def test_short_definition(definition, short):
+    assert M.short_definition(definition) == short
+
+
+def test_group_overview_counts_cells_with_a_value(release):
+    names = cohort_models(release, "paper")
+    ov = M.group_overview(release, names).set_index("metric_group")
+    assert (ov["cells"] == 28 * 16).all()
+    assert ov.loc["accuracy", "n_cells"] == 427  # the exam's measured cells
+    assert (ov["n_cells"] <= ov["n_data"] * 28).all()
+
+
+@pytest.mark.parametrize("rows,expected", [
+    ([("a", "Accuracy", 0.9), ("b", "Accuracy", 0.5), ("a", "Bias", 0.2), ("b", "Bias", 0.7)],
+     [("Accuracy", "a", 0.9, 1), ("Bias", "b", 0.7, 1)]),
+    ([("a", "Accuracy", 0.5), ("b", "Accuracy", 0.5), ("a", "Bias", float("nan")), ("b", "Bias", float("nan"))],
+     [("Accuracy", "a", 0.5, 2)]),
+])
+def test_group_leaders(rows, expected):
+    prof = pd.DataFrame(rows, columns=["model", "group_label", "win_rate"])
+    got = M.group_leaders(prof)
+    assert [tuple(r) for r in got.itertuples(index=False)] == expected
+
+
+@pytest.mark.parametrize("medians,tracks,not_tracks", [
+    ([0.93, 0.98, 0.1, float("nan")], ["b", "c"], ["d"]),
+    ([0.5, 0.49, float("nan"), float("nan")], ["b"], ["c"]),
+])
+def test_tracking(medians, tracks, not_tracks):
+    summary = pd.DataFrame({"group_label": list("bcde"), "median_agreement": medians})
+    yes, no = M.tracking(summary)
+    assert list(yes["group_label"]) == tracks and list(no["group_label"]) == not_tracks

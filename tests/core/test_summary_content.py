@@ -169,3 +169,60 @@ def test_scenario_table_counts_each_scenario(name, kinds):
         assert r.runs == (0 if runs is None else int((runs["scenario"] == r.scenario).sum()))
     if runs is not None:
         assert t["runs"].sum() == len(runs)
+
+
+# ----------------------------------------------------------------------------- the exam by pattern, its sentence
+
+from helm_core import summary as S  # noqa: E402
+from helm_core.data import cohort_models  # noqa: E402
+
+
+@pytest.mark.parametrize("cohort,sizes,missing", [
+    ("paper", [22, 5, 1], [(), ("HellaSwag", "OpenbookQA", "MS MARCO (regular)", "MS MARCO (TREC)"),
+                           ("MS MARCO (regular)",)]),
+    ("all", [30, 25, 9, 1, 1, 1], None),
+])
+def test_exam_patterns(release, cohort, sizes, missing):
+    models = cohort_models(release, cohort)
+    p = S.exam_patterns(release, models)
+    assert list(p["n_models"]) == sizes and list(p["pattern"]) == list(range(len(sizes)))
+    assert sorted(m for ms in p["models"] for m in ms) == sorted(models)
+    assert (p["n_missing"] == p["missing"].map(len)).all()
+    if missing is not None:
+        assert list(p["missing"]) == missing
+    exam = exam_matrix(release, models)
+    assert int((p["n_models"] * p["n_missing"]).sum()) == int((~exam["measured"]).sum())
+
+
+@pytest.mark.parametrize("complete,n,expected", [
+    (28, 28, "all 28 models"), (22, 28, "all but 6 of the 28 models"), (30, 67, "30 of the 67 models"),
+    (14, 28, "all but 14 of the 28 models"), (0, 3, "none of the 3 models"), (1, 1, "the one model"),
+    (0, 1, "no model"), (90, 91, "all but 1 of the 91 models"),
+])
+def test_complete_phrase(complete, n, expected):
+    assert S.complete_phrase(complete, n) == expected
+
+
+@pytest.mark.parametrize("setup,expected", [
+    ({"train_max": None}, "the same prompts"),
+    ({"train_max": 0, "zero_shot": ("A",)}, "the same prompts, with no in-context examples (zero-shot: HELM's # train "
+                                           "is 0 in every run)"),
+    ({"train_max": 5, "zero_shot": ("HellaSwag", "OpenbookQA"), "fewer_for_some": False, "trials_max": 3},
+     "the same prompts and in-context examples (up to 5 in-context examples per prompt; none on "
+     "HellaSwag and OpenbookQA; the example sets drawn with up to 3 seeds)"),
+    ({"train_max": 1, "zero_shot": (), "fewer_for_some": True, "trials_max": None},
+     "the same prompts and in-context examples (up to 1 in-context example per prompt; fewer for "
+     "some models (HELM's # train averages below that in some runs))"),
+])
+def test_setup_phrase(setup, expected):
+    assert S.setup_phrase(setup) == expected
+
+
+def test_exam_setup_reads_helms_bookkeeping_columns(release):
+    got = S.exam_setup(release)
+    assert got["train_max"] == 5 and got["trials_max"] == 3
+    assert got["zero_shot"] == ("HellaSwag", "OpenbookQA") and got["fewer_for_some"]
+    bare = release.results[release.results["metric"] != "# train"]
+    from dataclasses import replace
+
+    assert S.exam_setup(replace(release, results=bare))["train_max"] is None

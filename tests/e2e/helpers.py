@@ -60,9 +60,23 @@ def open_section(page, label: str) -> float:
 
 
 def each_section(page):
-    """Yield once per section tab of the open page with that section open (once, None, on a page without tabs)."""
-    labels = [t.strip() for t in page.locator('[data-testid="stMain"] [role="tab"]').all_inner_texts()]
+    """Yield once per section tab of the open page with that section open (once, None, on a page without tabs).
+    In presenter mode the tab list is hidden (the bar names the slide): the bar's Next steps through the page's
+    slides instead, as PageDown does, until it leaves the page."""
+    tabs = page.locator('[data-testid="stMain"] [role="tab"]')
+    labels = [t.strip() for t in tabs.all_inner_texts()]
     yield labels[0] if labels else None
+    if labels and not tabs.first.is_visible():
+        here = page.url.split("?")[0]
+        for label in labels[1:]:
+            before = page.url
+            page.get_by_role("button", name="Next").click()
+            page.wait_for_function("u => location.href !== u", arg=before, timeout=15_000)  # the slide is in the URL
+            wait_settled(page)
+            if page.url.split("?")[0] != here:
+                return
+            yield label
+        return
     for label in labels[1:]:
         open_section(page, label)
         yield label
