@@ -491,3 +491,17 @@ def test_a_speaker_view_computes_the_presenters_top_three():
         assert view.visual.figure.layout.yaxis.title.text.startswith("Parameters")
     finally:
         st.session_state["release"], st.session_state["cohort"] = "classic", "paper"
+
+
+@pytest.mark.parametrize("points,x_range,rows,centres", [
+    ([], (0, 1), [], []),
+    ([(0.5, 0.1)], (0, 1), [0], [0.5]),  # one label, centred over its point
+    ([(0.2, 0.1), (0.8, 0.1)], (0, 1), [0, 0], [0.2, 0.8]),  # far apart: one row
+    ([(0.02, 0.1)], (0, 1), [0], [0.1]),  # kept inside the plot
+    ([(0.9, 0.25), (0.97, 0.18)], (0.1, 1.03), [0, 0], [0.35, 0.85]),  # a phone's long labels: one moved along
+])
+def test_strip_layout(points, x_range, rows, centres):
+    from ui.charts_rankings import strip_layout
+
+    got_rows, got_centres = strip_layout(points, x_range)
+    assert got_rows == rows and got_centres == pytest.approx(centres)
