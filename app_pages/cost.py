@@ -18,6 +18,7 @@ cost_view = cache.on_release(frontier.cost_view)
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
 ranked_groups = cache.on_release(ranking.ranked_groups)
 cost_label = cache.on_release(frontier.cost_label)
+efficiency_metrics = cache.on_release(frontier.efficiency_metrics)
 openai_rows = cache.on_release(statements.openai_rows)
 toxic_fraction_caption = cache.on_release(statements.toxic_fraction_caption)
 efficiency_wording = cache.on_release(statements.efficiency_wording)
@@ -334,11 +335,14 @@ def paper_view(ctx: Ctx) -> View:
         notes.append(rows)
     wording = efficiency_wording(tuple(ctx.models), ctx.cohort)
     claims = ["scale_finding", "access_finding", "efficiency_tradeoff"]
-    if wording is not None and "denoised" in wording.text:
+    eff_metrics = efficiency_metrics()
+    if any("denoised" in m.lower() for m in eff_metrics):
         claims.append("denoised_runtime")
     elif wording is not None:
-        notes.append(TEXT(wording.text) + " (The paper's efficiency claims describe HELM classic's denoised runtime, "
-                     "which this data does not hold.)")
+        names = fmt.names(eff_metrics)
+        notes.append(f"{rel}'s efficiency column is {TEXT(names)}, as its schema names it: "
+                     + TEXT(wording.text) + " The paper's efficiency claims describe HELM classic's denoised runtime, "
+                     "which this data does not hold.")
     x_label = f"accuracy win rate ({kind})"
     if sized.empty:
         msg = "No model of this cohort has both an accuracy win rate and a disclosed size to place on the chart."

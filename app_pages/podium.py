@@ -472,13 +472,14 @@ def paper_view(ctx: Ctx) -> View:
         msg = (f"The paper's podium was measured on HELM classic's core scenarios; {rel} is a later leaderboard with "
                "its own scenarios and prompts, so the claim is checked on classic only.")
         return View(point=f"The 2022 paper's podium is checked on HELM classic, not on {rel}.", empty=msg,
-                    claims=["top_accuracy"],
+                    claims=["top_accuracy"], notes=[dominance_sentence(dominance_check(ctx.models), rel)],
                     links=[Link("The paper's podium on HELM classic v0.4.0", "podium",
                                 {"release": "classic", "podium_section": "Paper podium"}, ":material/history:")])
     check = paper_podium_check(None)
+    dominance = dominance_sentence(dominance_check(ctx.models), rel)
     if check.empty:
         msg = f"{rel} does not include the paper's podium models, so the claim cannot be checked here."
-        return View(point=msg, empty=msg, claims=["top_accuracy"])
+        return View(point=msg, empty=msg, claims=["top_accuracy"], notes=[dominance])
     full = cohort_ranking(None)
     n_all = int(check["n"].iloc[0])
     cohort_n = int(check["cohort_n"].iloc[0])
@@ -513,7 +514,7 @@ def paper_view(ctx: Ctx) -> View:
                                    for _, r in check.iterrows())),
                   data=data, data_name="paper_podium")
     return View(point=point, visual=chart, talk=talk, claims=["top_accuracy"],
-                notes=[dominance_sentence(dominance_check(ctx.models), TEXT(ctx.rel.name))],
+                notes=[dominance],
                 read="Per model of the paper's three: its place in the paper (a claim, purple diamond), its rank "
                      "among the paper's cohort recomputed from this release (open circle) and among every model of "
                      "the release (filled circle). Further left is better.")
