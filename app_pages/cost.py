@@ -141,8 +141,8 @@ def chart_view(ctx: Ctx) -> View:
         talk.append(f"Ringed: the top three of {TEXT(choice.label)} (this app's recipe): " + ", ".join(where) + ".")
     top_in_band = [f"#{r} {TEXT(m)}" for m, r in top.items() if m in set(band["model"])]
     if len(band):
-        talk.append(f"{fmt.count(len(band))} of {fmt.count(len(f), 'model')} sit in the band \"{band_label}\", "
-                    "placed by capability only.")
+        talk.append(f"{fmt.count(len(band))} of {fmt.count(len(f), 'model')} {fmt.verb_form(len(band), 'sits')} in "
+                    f"the band \"{band_label}\", placed by capability only.")
     notes = []
     if drawn.empty:
         notes.append(f"No model in this cohort has {'an inference time' if cost == 'runtime' else 'a disclosed size'}"
@@ -321,10 +321,12 @@ def paper_view(ctx: Ctx) -> View:
     if checks.tradeoff_n >= 3 and pd.notna(checks.tradeoff_rho):
         rho = checks.tradeoff_rho
         strength = "weak" if abs(rho) < 0.3 else ("moderate" if abs(rho) < 0.6 else "strong")
-        direction = "more capable models tend to be slower" if rho > 0 else "more capable models tend to be faster"
-        talk.append(f"Across the {fmt.count(checks.tradeoff_n, 'model')} of {cohort} with a runtime, the rank "
+        direction = ("no tendency either way" if abs(rho) < 0.1 else "more capable models tend to be slower"
+                     if rho > 0 else "more capable models tend to be faster")
+        talk.append(f"Across the {fmt.count(checks.tradeoff_n, 'model')} with a runtime ({cohort}), the rank "
                     f"correlation of accuracy win rate with runtime is **{rho:+.2f}** ({strength}): {direction}"
-                    + (", but loosely: no clean trade-off across all models." if abs(rho) < 0.6 else "."))
+                    + (": no clean trade-off across all models." if abs(rho) < 0.1 else
+               ", but loosely: no clean trade-off across all models." if abs(rho) < 0.6 else "."))
     else:
         notes.append("Fewer than three models in this cohort have a runtime, so the trade-off cannot be checked.")
     orgs = checks.tradeoff_orgs

@@ -31,6 +31,7 @@ STAGE_ROWS = 18
 SPREADS = {"small": 200.0, "medium": 50.0, "large": 10.0}  # Dirichlet concentration
 SPREAD_WORDS = {"small": "a little", "medium": "moderately", "large": "a lot"}
 N_SAMPLES = 10_000
+LEADERS, STAGE_LEADERS = 8, 5  # the stability chart's rows: on stage fewer, so 16 px labels fit their bars
 POINT_CHARS = 150
 RIVAL_OPTIONS = (*ranking.RIVAL_SETS, "custom")
 TEXT = components.text  # data text into Markdown (helm_core.escape.markdown)
@@ -195,8 +196,9 @@ def podium_view(ctx: Ctx) -> View:
                  f"{_podium_names(helm_top)}.")
         if _plain_len(point) > POINT_CHARS:
             lost = len([m for m in helm_top if m not in recipe_top])
-            point = (f"{Who} (this app's) " + (f"replaces {lost} of HELM's top three" if lost else
-                                                "reorders HELM's top three") + f" and {moved_text}.")
+            swap = ("replaces all of HELM's top three" if lost == 3 else f"replaces {lost} of HELM's top three"
+                    if lost else "reorders HELM's top three")
+            point = f"{Who} (this app's) {swap} and {moved_text}."
     n, shown = _top_n(ctx, shift)
     label_a = helm_label(ctx, helm)
     label_b = f"This app's recipe: {choice.label}"
@@ -419,8 +421,9 @@ def robustness_view(ctx: Ctx) -> View:
     else:
         point = (f"First place under {who} looks **{v.word}**: {TEXT(v.leader)} is first in "
                  f"{fmt.share(v.p_first)} of {samples} around it.")
+    shown = STAGE_LEADERS if ctx.presenter else LEADERS  # rows of the chart: fewer on stage, at 16 px
     leaders = stab[(stab["p_top3"] > 0) | (stab["rank"] <= 3)].sort_values(["p_top3", "p_first"],
-                                                                           ascending=False).head(8)
+                                                                           ascending=False).head(shown)
     kind = rr.kind
     wr = ("The win rates are HELM's published ones" if kind == "published" else
           f"The win rates are recomputed for this cohort ({fmt.count(len(ctx.models), 'model')})"
@@ -438,7 +441,7 @@ def robustness_view(ctx: Ctx) -> View:
             "Top three by share of podium places: " + ", ".join(
                 f"{TEXT(m)} {fmt.share(r.p_top3)}" for m, r in leaders.head(3).iterrows()) + ".",
             f"Weights wander {SPREAD_WORDS[spread]}: a typical weight moves by ±{fmt.share(move, 0)} of its value."]
-    chart = Chart(charts_rankings.stability_chart(leaders, top=8, mode=ctx.mode), key="podium_stability",
+    chart = Chart(charts_rankings.stability_chart(leaders, top=shown, mode=ctx.mode), key="podium_stability",
                   alt=("Podium stability: " + "; ".join(f"{m} first in {fmt.share(r.p_first)}, top 3 in "
                                                         f"{fmt.share(r.p_top3)}" for m, r in leaders.iterrows())),
                   data=stab.reset_index().round(4), data_name="podium_stability")
@@ -486,12 +489,15 @@ def paper_view(ctx: Ctx) -> View:
     names = fmt.names([TEXT(m) for m in check["model"]])
     ranks_all = fmt.names([f"#{int(r)}" for r in check["rank"]])
     same = bool((check["cohort_rank"].to_numpy() == check["paper_place"].to_numpy()).all()) and cohort_n > 1
+    k = len(check)
+    three = ("the three rank" if k == 3 else f"the {fmt.count(k)} of them here rank" if k > 1 else
+             f"{TEXT(check['model'].iloc[0])}, the one here, ranks")
     if same:
         point = (f"The 2022 paper's podium holds among its own {fmt.count(cohort_n, 'model')}; among all "
-                 f"{fmt.count(n_all)} of {rel} the three rank {ranks_all}.")
+                 f"{fmt.count(n_all)} of {rel} {three} {ranks_all}.")
     else:
         point = (f"Recomputed from {rel}, the paper's podium does not hold even among its "
-                 f"{fmt.count(cohort_n, 'model')}; among all {fmt.count(n_all)} the three rank {ranks_all}.")
+                 f"{fmt.count(cohort_n, 'model')}; among all {fmt.count(n_all)} {three} {ranks_all}.")
     kind = "published" if full.attrs.get("kind") == "published" else "recomputed"
     leaders = ", ".join(f"#{int(r['rank'])} {TEXT(r['model'])} ({fmt.value(r['value'])})"
                         for _, r in full.head(3).iterrows())
@@ -568,14 +574,21 @@ def _rivals(ctx: Ctx):
         default = "text-davinci-002"
     target = ctx.get("podium_ms_model", default, order)
     sets = rival_sets(ctx.models, target)
-    first = next((k for k in ranking.RIVAL_SETS if sets[k]), "custom")
-    which = ctx.get("podium_ms_which", first, RIVAL_OPTIONS)
+    which = ctx.get("podium_ms_which", default_set(ctx, sets), RIVAL_OPTIONS)
     if which == "custom":
         picked = ctx.get("podium_ms_custom", [], lambda v: isinstance(v, (list, tuple)))
         removed = [m for m in picked if m in set(order) and m != target]
     else:
         removed = sets[which]
     return order, target, sets, which, removed
+
+
+def default_set(ctx: Ctx, sets: dict[str, list[str]]) -> str:
+    """The rival set a slide opens on: the first that removes someone and leaves a field of at least two; "newer"
+    (than the 2022 paper) only on classic, where it splits the field (on a later release nearly every model is)."""
+    n = len(ctx.models)
+    keys = [k for k in ranking.RIVAL_SETS if k != "newer" or not ctx.rel.is_later]
+    return next((k for k in keys if 0 < len(sets[k]) < n - 1), next((k for k in keys if sets[k]), "custom"))
 
 
 SET_WORDS = {"newer": "newer", "stronger": "stronger", "weaker": "weaker", "custom": "picked"}
@@ -598,7 +611,8 @@ def rivals_view(ctx: Ctx) -> View:
     add(f"against all {fmt.count(n, 'model')}", [], False, "all")
     for k, desc in ranking.RIVAL_SETS.items():
         if sets[k]:
-            add(f"without the {fmt.count(len(sets[k]), SET_WORDS[k] + ' rival')} ({desc})", sets[k], which == k, k)
+            add(f"without the {fmt.count(len(sets[k]), SET_WORDS[k] + ' rival')}" + ("" if ctx.phone else f" ({desc})"),
+                sets[k], which == k, k)
     if which == "custom" and removed:
         add(f"without your {fmt.count(len(removed), 'picked rival')}", removed, True, "custom")
     bars = pd.DataFrame(rows)
@@ -648,7 +662,7 @@ def rivals_controls(ctx: Ctx) -> None:
     target = st.session_state.get("podium_ms_model", target)
     sets = rival_sets(ctx.models, target)
     captions = [f"{ranking.RIVAL_SETS[k]} ({len(sets[k])})" for k in ranking.RIVAL_SETS] + ["pick them yourself"]
-    first = next((i for i, k in enumerate(ranking.RIVAL_SETS) if sets[k]), len(RIVAL_OPTIONS) - 1)
+    first = RIVAL_OPTIONS.index(default_set(ctx, sets))
     c2.radio("Remove", RIVAL_OPTIONS, index=first, key="podium_ms_which", horizontal=True, captions=captions)
     if st.session_state.get("podium_ms_which") == "custom":
         st.multiselect("Rivals to remove", [m for m in order if m != target], key="podium_ms_custom")

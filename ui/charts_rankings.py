@@ -244,19 +244,19 @@ def stability_chart(stab: pd.DataFrame, top: int = 8, *, mode: str = "desktop") 
     names = [str(m) for m in s.index]
     y = np.arange(len(s), dtype=float)
     fig = go.Figure()
-    for label, col, offset, pattern in (("P(#1): first", "p_first", -0.02, None),
-                                        ("P(top 3): on the podium", "p_top3", 0.3, "/")):
+    for label, col, offset, pattern in (("P(#1): first", "p_first", -0.06, None),
+                                        ("P(top 3): on the podium", "p_top3", 0.28, "/")):
         marker = dict(color=palette.DATA, line=dict(color=palette.DATA, width=1.5))
         if pattern:
             marker = dict(color="rgba(0,0,0,0)", line=dict(color=palette.DATA, width=1.5),
                           pattern=dict(shape=pattern, fgcolor=palette.DATA, solidity=0.45))
         fig.add_trace(go.Bar(
             y=y + offset, x=s[col], orientation="h", width=0.28, name=label, marker=marker,
-            text=[fmt.share(v, 1) for v in s[col]], textposition="outside", cliponaxis=False,
-            customdata=[chart_label(n) for n in names],
+            text=[fmt.share(v, 1) for v in s[col]], textposition="outside", cliponaxis=False, constraintext="none",
+            textfont=dict(size=font), customdata=[chart_label(n) for n in names],
             hovertemplate="<b>%{customdata}</b><br>" + label + " in %{x:.1%} of the weight samples<extra></extra>",
         ))
-    _row_names(fig, names, list(y - 0.38), 0, font)
+    _row_names(fig, names, list(y - 0.4), 0, font)
     fig.update_xaxes(range=[0, 1.22], tickformat=".0%", title="share of weight samples", fixedrange=True,
                      tickvals=[0, 0.25, 0.5, 0.75, 1])
     return _rows_layout(fig, len(s), font * 1.4 + 2 * font * 1.2 + 8, legend=True, font=font, mode=mode)
@@ -307,7 +307,8 @@ def rival_bars(rows: pd.DataFrame, model: str, *, mode: str = "desktop") -> go.F
             for w, r, n in zip(rows["win_rate"], rows["rank"], rows["n"])]
     fig = go.Figure(go.Bar(
         y=y + 0.12, x=rows["win_rate"].fillna(0), orientation="h", width=0.5, marker=dict(color=colours),
-        text=text, textposition="outside", cliponaxis=False, textfont=dict(size=font), showlegend=False,
+        text=text, textposition="outside", cliponaxis=False, constraintext="none", textfont=dict(size=font),
+        showlegend=False,
         customdata=[chart_label(x) for x in rows["label"]],
         hovertemplate="<b>%{customdata}</b><br>accuracy win rate %{x:.3f}<extra></extra>",
     ))
@@ -384,7 +385,7 @@ def strip_layout(points: list[tuple[float, float]], x_range: tuple[float, float]
     half-width) in data units; returns each label's row (0 = the lowest) and centre. A label is centred over its
     point, ends at it on either side, or sits elsewhere along the strip (kept inside `x_range`). Labels on one row must not overlap, and an arrow
     should not pass through a label on a lower row: every placement of at most three labels is tried, and the one
-    with the fewest clashes, then the fewest rows, then the labels nearest their points wins."""
+    with the fewest clashes, then the labels nearest their points (short, steep arrows), then the fewest rows wins."""
     n = len(points)
     if n == 0:
         return [], []
@@ -414,7 +415,7 @@ def strip_layout(points: list[tuple[float, float]], x_range: tuple[float, float]
                 at = points[hi][0] + (centres[hi] - points[hi][0]) * t
                 if abs(at - centres[lo]) < points[lo][1] + gap:
                     clashes += 1
-            key = (clashes, max(rows), sum(abs(c - x) for c, (x, _) in zip(centres, points)), rows)
+            key = (clashes, round(sum(abs(c - x) for c, (x, _) in zip(centres, points)), 9), max(rows), rows)
             if best_key is None or key < best_key:
                 best, best_key = (list(rows), list(centres)), key
     return best
@@ -501,7 +502,8 @@ def capability_cost_bubble(
     hmax = float(harm_ok.max()) if len(harm_ok) else 1.0
     fig.update_layout(coloraxis=dict(
         colorscale=palette.HARM_SCALE, cmin=hmin, cmax=hmax if hmax > hmin else hmin + 1e-9, showscale=bool(len(harm_ok)),
-        colorbar=dict(title=dict(text=chart_label(harm_label) + "<br>(higher = more harm)", side="right"),
+        colorbar=dict(title=dict(text=chart_label(harm_label) + (" " if phone else "<br>") + "(higher = more harm)",
+                                 side="right"),
                       thickness=14, len=0.75, y=0.55)))
     # Band rows: the recipe's top three in the band each get a row of their own (rank 1 highest), every other
     # band model sits on row 0, so a label beside a ring has its row to itself.
@@ -513,7 +515,7 @@ def capability_cost_bubble(
                "circle-dot"),
               ("size undisclosed: diamond", lambda d: ~d["size_disclosed"], "diamond"))
     for name, mask_of, symbol in shapes:
-        if mask_of(placed).any():
+        if mask_of(placed).any() and len(harm_ok):
             # The legend's key for the shape, in the theme's ink (a harm-coloured key would take one end of the
             # scale and read as a harm level).
             fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name=name, hoverinfo="skip",
@@ -660,7 +662,7 @@ def scale_chart(frame: pd.DataFrame, *, threshold: float = 0.55, size: float = 5
                   fillcolor=palette.CLAIM, opacity=0.12, line=dict(color=palette.CLAIM, width=1.5, dash="dot"),
                   layer="below")
     fig.add_annotation(x=lo_l, y=threshold, xref="x", yref="y", xanchor="left", yanchor="bottom", showarrow=False,
-                       text="the paper: no model here", font=dict(size=font, color=palette.CLAIM))
+                       text="the paper: no model here", font=dict(size=font))
     ticks = log_ticks(10 ** lo_l, 10 ** hi_l)
     ticks = [t for t in ticks if math.log10(t) % 1 == 0] or ticks
     fig.update_xaxes(type="log", range=[lo_l, hi_l], tickvals=ticks, ticktext=[fmt.params(t) for t in ticks],

@@ -498,7 +498,9 @@ def test_a_speaker_view_computes_the_presenters_top_three():
     ([(0.5, 0.1)], (0, 1), [0], [0.5]),  # one label, centred over its point
     ([(0.2, 0.1), (0.8, 0.1)], (0, 1), [0, 0], [0.2, 0.8]),  # far apart: one row
     ([(0.02, 0.1)], (0, 1), [0], [0.1]),  # kept inside the plot
-    ([(0.9, 0.25), (0.97, 0.18)], (0.1, 1.03), [0, 0], [0.35, 0.85]),  # a phone's long labels: one moved along
+    ([(0.9, 0.25), (0.97, 0.18)], (0.1, 1.03), [0, 1], [0.565, 0.85]),  # a phone's long labels: stacked, the
+    # lower one moved left so the upper one's arrow passes beside it
+    ([(0.71, 0.07), (0.885, 0.07), (0.93, 0.08)], (0, 1), [1, 0, 1], [0.71, 0.815, 0.92]),  # Lite on stage
 ])
 def test_strip_layout(points, x_range, rows, centres):
     from ui.charts_rankings import strip_layout
