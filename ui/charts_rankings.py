@@ -598,7 +598,7 @@ def capability_cost_bubble(
     fig.update_yaxes(title=chart_label(y_label) + (" (log scale)" if log_y else ""), type="log" if log_y else "linear",
                      **main_cell)
 
-    height = 620 if not phone else 560
+    height = 580 if not phone else 560
     chart_px = (STAGE_CHART if mode == "presenter" else height) - 140  # less the legend, margins and axis titles
     main_px = chart_px * (1 - share)
     row_px = font * 1.5
