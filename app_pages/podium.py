@@ -308,11 +308,19 @@ def _coverage_notes(ctx: Ctx, choice: recipe_controls.RecipeChoice, rr: ranking.
     return out
 
 
-def podium_controls(ctx: Ctx) -> None:
+def recipe_widgets(ctx: Ctx) -> bool:
+    """The shared recipe controls (one set of URL-bound keys for both Rankings pages); False when the cohort
+    cannot be ranked, so there is nothing to control."""
     if _guard(ctx) is not None:
-        return
+        return False
     base = recipe_ranking(ctx.models, ACCURACY_ONLY, "renormalize")
     recipe_controls.recipe_controls(base.coverage, len(ctx.models))
+    return True
+
+
+def podium_controls(ctx: Ctx) -> None:
+    if not recipe_widgets(ctx):
+        return
     state.allow("n", [str(v) for v in TOP_N_OPTIONS])
     # Buttons rather than a select slider: with the weight sliders in a popover, the page's first screen then
     # needs no slider code in the browser.
@@ -451,10 +459,8 @@ def robustness_view(ctx: Ctx) -> View:
 
 
 def robustness_controls(ctx: Ctx) -> None:
-    if _guard(ctx) is not None:
+    if not recipe_widgets(ctx):
         return
-    base = recipe_ranking(ctx.models, ACCURACY_ONLY, "renormalize")
-    recipe_controls.recipe_controls(base.coverage, len(ctx.models))
     state.allow("spread", list(SPREADS))
     st.radio("How far the weights wander", list(SPREADS), index=1, key="spread", bind="query-params",
              horizontal=True, captions=list(SPREAD_WORDS.values()))
