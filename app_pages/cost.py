@@ -11,7 +11,7 @@ import streamlit as st
 
 from helm_core import aggregate, fmt, frontier, ranking, statements
 from helm_core.data import GROUP_LABELS
-from ui import cache, charts_rankings, components, recipe_controls, slides, state
+from ui import cache, charts, charts_rankings, components, recipe_controls, slides, state
 from ui.slides import Chart, Ctx, Link, Slide, View
 
 cost_view = cache.on_release(frontier.cost_view)
@@ -19,6 +19,7 @@ recipe_ranking = cache.on_release(ranking.recipe_ranking)
 ranked_groups = cache.on_release(ranking.ranked_groups)
 cost_label = cache.on_release(frontier.cost_label)
 efficiency_metrics = cache.on_release(frontier.efficiency_metrics)
+bubble_spec = cache.on_release(charts_rankings.bubble_spec)
 openai_rows = cache.on_release(statements.openai_rows)
 toxic_fraction_caption = cache.on_release(statements.toxic_fraction_caption)
 efficiency_wording = cache.on_release(statements.efficiency_wording)
@@ -182,8 +183,7 @@ def chart_view(ctx: Ctx) -> View:
                      + (" With *exclude* in the recipe settings, only models with every weighted group are ranked."
                         if choice.missing == "renormalize" else ""))
     notes += _size_notes(ctx, f, drawn)
-    fig = charts_rankings.capability_cost_bubble(f, v.y, x_label=x_label, y_label=y_label, harm_label=harm_label,
-                                                 top=top, mode=ctx.mode)
+    fig = charts.figure(bubble_spec(tuple(ctx.models), cap, harm, cost, tuple(sorted(top.items())), ctx.mode))
     chart = Chart(
         fig, key="cost_bubble",
         alt=(f"Bubble chart of {fmt.count(len(drawn), 'model')}: {x_label} against {y_label} (log scale), "

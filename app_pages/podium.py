@@ -23,6 +23,10 @@ model_set_effect = cache.on_release(ranking.model_set_effect)
 cohort_ranking = cache.on_release(aggregate.cohort_ranking)
 ranked_groups = cache.on_release(ranking.ranked_groups)
 weights_spec = cache.on_release(charts_rankings.weights_spec)
+slope_spec = cache.on_release(charts_rankings.slope_spec)
+stability_spec = cache.on_release(charts_rankings.stability_spec)
+rival_spec = cache.on_release(charts_rankings.rival_spec)
+paper_podium_spec = cache.on_release(charts_rankings.paper_podium_spec)
 
 ACCURACY_ONLY = (("accuracy", 1.0),)
 TOP_N_OPTIONS = (5, 10, 15, 20, 25, 30)
@@ -121,9 +125,9 @@ def _podium_names(names: list[str]) -> str:
 
 
 def dressed(fig, ctx: Ctx):
-    """A chart below the slide's visual, dressed for the screen as the visual is (ui.stage: stage text sizes in
-    presenter mode, the theme's ink, phone legends below)."""
-    return stage.style(fig, mode="presenter" if ctx.presenter else ctx.mode, theme=ctx.theme)
+    """A chart below the slide's visual: on stage dressed as the visual is (ui.stage: 16 px text, the theme's
+    ink); elsewhere as its builder made it (Streamlit's theme colours it)."""
+    return stage.style(fig, mode="presenter", theme=ctx.theme) if ctx.presenter else fig
 
 
 def _helm_frame(helm: pd.DataFrame) -> pd.DataFrame:
@@ -158,9 +162,8 @@ def podium_data(ctx: Ctx):
     rr = recipe_ranking(ctx.models, choice.items, choice.missing)
     helm = cohort_ranking(ctx.models)
     helm_ranks = helm.set_index("model")["rank"]
-    shift = ranking.rank_shift(helm_ranks, rr.recipe)
-    tau = ranking.kendall_tau(helm_ranks, rr.recipe)
-    return choice, rr, helm, shift, tau, aside
+    return choice, rr, helm, ranking.rank_shift(helm_ranks, rr.recipe), ranking.kendall_tau(helm_ranks, rr.recipe), \
+        aside
 
 
 def _moves(shift: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -202,7 +205,7 @@ def podium_view(ctx: Ctx) -> View:
     n, shown = _top_n(ctx, shift)
     label_a = helm_label(ctx, helm)
     label_b = f"This app's recipe: {choice.label}"
-    fig = charts_rankings.slope_chart(shift, shown, label_a, label_b, mode=ctx.mode)
+    fig = charts.figure(slope_spec(charts_rankings.frame_key(shift), shown, label_a, label_b, ctx.mode))
     sel = charts_rankings.slope_rows(shift, shown)
     tau_text = "not defined" if pd.isna(tau) else fmt.value(tau, 2)
     up, down = _moves(shift)
@@ -449,7 +452,8 @@ def robustness_view(ctx: Ctx) -> View:
             "Top three by share of podium places: " + ", ".join(
                 f"{TEXT(m)} {fmt.share(r.p_top3)}" for m, r in leaders.head(3).iterrows()) + ".",
             f"Weights wander {SPREAD_WORDS[spread]}: a typical weight moves by ±{fmt.share(move, 0)} of its value."]
-    chart = Chart(charts_rankings.stability_chart(leaders, top=shown, mode=ctx.mode), key="podium_stability",
+    chart = Chart(charts.figure(stability_spec(charts_rankings.frame_key(leaders), shown, ctx.mode)),
+                  key="podium_stability",
                   alt=("Podium stability: " + "; ".join(f"{m} first in {fmt.share(r.p_first)}, top 3 in "
                                                         f"{fmt.share(r.p_top3)}" for m, r in leaders.iterrows())),
                   data=stab.reset_index().round(4), data_name="podium_stability")
@@ -519,7 +523,7 @@ def paper_view(ctx: Ctx) -> View:
                 "The data does **not** reproduce the paper's order, even within its cohort: the v0.4.0 numbers were "
                 "recomputed after the paper.")
     data = check.rename(columns={"win_rate": "win_rate_all", "rank": "rank_all", "n": "n_all"})
-    chart = Chart(charts_rankings.paper_podium_chart(check, mode=ctx.mode), key="podium_paper",
+    chart = Chart(charts.figure(paper_podium_spec(ctx.mode)), key="podium_paper",
                   alt=(f"The 2022 paper's accuracy podium ({names}) against {ctx.rel.name}: "
                        + "; ".join(f"{r.model}: paper #{int(r.paper_place)}, #{int(r.cohort_rank)} of {cohort_n} in "
                                    f"the paper's cohort, #{int(r['rank'])} of {n_all} overall"
@@ -648,7 +652,8 @@ def rivals_view(ctx: Ctx) -> View:
     if aggregate.aggregate_name(ctx.rel) == aggregate.MEAN_SCORE:
         notes.append(f"HELM ranks {TEXT(ctx.rel.name)} by its Mean score, which does not depend on the field: a "
                      "model's mean is the same whoever else is measured. The win rates this app's recipes use do.")
-    chart = Chart(charts_rankings.rival_bars(bars, target, mode=ctx.mode), key="podium_rivals",
+    chart = Chart(charts.figure(rival_spec(charts_rankings.frame_key(bars, index=False), target, ctx.mode)),
+                  key="podium_rivals",
                   alt=(f"{target}'s accuracy win rate against each field: "
                        + "; ".join(f"{r.label}: " + ("none" if pd.isna(r.win_rate) else
                                                      f"{fmt.value(r.win_rate)} (#{int(r.rank)} of {int(r.n)})")

@@ -693,3 +693,45 @@ def weights_spec(release, models: tuple[str, ...], items: tuple[tuple[str, float
 
     rr = R.recipe_ranking(release, models, items, missing)
     return weights_bar(rr.weights, rr.coverage, len(models)).to_dict()
+
+
+
+def frame_key(frame: pd.DataFrame, *, index: bool = True) -> tuple:
+    """A small frame as a hashable value for a cached figure spec: (columns, rows), the index as the first
+    column (`index=True`). The spec functions below rebuild the frame with `from_key`."""
+    f = frame.reset_index() if index else frame
+    return tuple(map(str, f.columns)), tuple(f.itertuples(index=False, name=None)), (f.columns[0] if index else None)
+
+
+def from_key(key: tuple) -> pd.DataFrame:
+    columns, rows, index = key
+    f = pd.DataFrame(list(rows), columns=list(columns))
+    return f.set_index(index) if index is not None else f
+
+
+def slope_spec(release, shift: tuple, top_n: int, label_a: str, label_b: str, mode: str) -> dict:
+    return slope_chart(from_key(shift), top_n, label_a, label_b, mode=mode).to_dict()
+
+
+def stability_spec(release, leaders: tuple, top: int, mode: str) -> dict:
+    return stability_chart(from_key(leaders), top=top, mode=mode).to_dict()
+
+
+def rival_spec(release, rows: tuple, model: str, mode: str) -> dict:
+    return rival_bars(from_key(rows), model, mode=mode).to_dict()
+
+
+def paper_podium_spec(release, mode: str) -> dict:
+    from helm_core import ranking as R
+
+    return paper_podium_chart(R.paper_podium_check(release, None), mode=mode).to_dict()
+
+
+def bubble_spec(release, models: tuple[str, ...], cap: str, harm: str, cost: str,
+                top: tuple[tuple[str, int], ...], mode: str) -> dict:
+    from helm_core import frontier
+
+    v = frontier.cost_view(release, models, cap, harm, cost)
+    return capability_cost_bubble(v.frontier.frame, v.y, x_label=frontier.CAPABILITY_MEASURES[cap],
+                                  y_label=frontier.cost_label(release, cost), harm_label=frontier.HARM_MEASURES[harm][2],
+                                  top=dict(top), mode=mode).to_dict()
