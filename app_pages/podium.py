@@ -74,9 +74,12 @@ def _guard(ctx: Ctx) -> View | None:
 
 
 def _recipe(ctx: Ctx) -> tuple[recipe_controls.RecipeChoice, str | None, View | None]:
-    """The recipe in the state, the note on weights the release sets aside, or the view that says why the recipe
-    cannot rank anything."""
+    """The recipe in the state, the note on weights the release sets aside, or the view that says why nothing
+    can be ranked (the cohort, or the recipe)."""
     choice = recipe_controls.choice_from_state(ctx.state)
+    empty = _guard(ctx)
+    if empty is not None:
+        return choice, None, empty
     if choice.error:
         return choice, None, View(point="These weights cannot make a ranking.", empty=choice.error,
                                   empty_kind="warning")
@@ -153,9 +156,6 @@ def _top_n(ctx: Ctx, shift: pd.DataFrame) -> tuple[int, int]:
 def podium_data(ctx: Ctx):
     """Everything the recipe podium shows: (choice, the recipe ranking, HELM's ranking, HELM vs recipe shift,
     Kendall's tau, the note on set-aside weights), or the view that says why there is nothing to rank."""
-    empty = _guard(ctx)
-    if empty is not None:
-        return empty
     choice, aside, empty = _recipe(ctx)
     if empty is not None:
         return empty
@@ -402,9 +402,6 @@ def stability_sentence(v: ranking.StabilityVerdict, stab: pd.DataFrame) -> str:
 
 
 def robustness_view(ctx: Ctx) -> View:
-    empty = _guard(ctx)
-    if empty is not None:
-        return empty
     choice, aside, empty = _recipe(ctx)
     if empty is not None:
         return empty
