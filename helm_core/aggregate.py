@@ -120,6 +120,24 @@ def compare_rankings(release: Release, group: str = "accuracy") -> pd.DataFrame:
     return out[cols]
 
 
+def cohort_ranking(release: Release, models: Iterable[str] | None = None, group: str = "accuracy") -> pd.DataFrame:
+    """HELM's ranking of a cohort, as a page shows it: the published ranking when `models` is the release's whole
+    model set and HELM published the aggregate for every one of them; otherwise the same aggregate reproduced among
+    `models` (a win rate depends on the field; a mean score does not, but is recomputed alike). Same columns as
+    published_ranking; attrs: "aggregate", "group", "kind" ("published" / "reproduced") and "published" (whether
+    the release publishes this aggregate at all: False for a user's suite without HELM's tables)."""
+    selected = list(dict.fromkeys(release.model_names if models is None else models))
+    pub = published_ranking(release, group)
+    full = set(selected) == set(release.model_names)
+    if not pub.empty and full and set(pub["model"]) == set(selected):
+        out = pub
+    else:
+        out = reproduced_ranking(release, group, selected)
+    out = out.copy()
+    out.attrs.update({**pub.attrs, **out.attrs, "published": not pub.empty})
+    return out
+
+
 def published_top(release: Release, n: int = 3, group: str = "accuracy") -> list[str]:
     """The first `n` models of HELM's published ranking (ties broken by name, as published_ranking orders them)."""
     return published_ranking(release, group)["model"].head(max(int(n), 0)).tolist()

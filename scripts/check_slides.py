@@ -99,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
                                               is_mobile=True, has_touch=True)
                     page = ctx.new_page()
                     open_url(page, url(base, spec))
+                    # The phone probe (ui.viewport) reports the width once its component has mounted, which reruns
+                    # the page in phone layout; that rerun can start after the first settle.
+                    page.wait_for_timeout(1500)
+                    wait_settled(page)
                     for prob in problems(page, "phone"):
                         report.append(f"phone {name}: {prob}")
                     shot(page, f"phone_{name}")

@@ -10,8 +10,11 @@ Slider defaults are 0, so a link only carries the groups a recipe uses.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -136,6 +139,10 @@ def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = No
                                       "so they are shown as custom weights.")
         st.rerun()
 
+    return _choice(name, missing, raw)
+
+
+def _choice(name: str, missing: str, raw: dict[str, int]) -> RecipeChoice:
     try:
         ranking.normalize_weights(raw)
     except ValueError as exc:
@@ -144,31 +151,77 @@ def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = No
     return RecipeChoice(name, missing, raw, tuple((g, float(v)) for g, v in raw.items()), None)
 
 
-def weighs_release_groups(choice: RecipeChoice, ranked: tuple[str, ...]) -> bool:
-    """On a release that measures only some of the seven groups (HELM Lite, Capabilities), say that the recipe's
-    weights on the others are set aside; False, after a warning, when nothing the release measures is weighted."""
+def _one(value: Any) -> Any:
+    """A state value as one value: a URL's repeated key arrives as a list or tuple; its first value counts."""
+    if isinstance(value, (list, tuple)):
+        return value[0] if len(value) == 1 else None
+    return value
+
+
+def _weight(value: Any) -> int | None:
+    """A slider's value from a state: an int from a widget, or the URL's string ("3"); None when invalid."""
+    v = _one(value)
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, np.integer)):
+        return int(v) if 0 <= v <= W_MAX else None
+    if isinstance(v, str) and _weight_token(v.strip()):
+        return int(v.strip())
+    return None
+
+
+def choice_from_state(state: Mapping[str, Any]) -> RecipeChoice:
+    """The recipe a state holds, without drawing a widget: a page run's session state, a presenter's query
+    relayed to the speaker view (strings: "3", not 3), or {} (the handout: the default recipe). The same rules as
+    the widgets: a built-in recipe brings its weights; weights that differ from it make the recipe custom, with
+    them over the built-in ones; a custom recipe's unset weights are 0; invalid values fall back to defaults."""
+    name = _one(state.get(RECIPE_KEY))
+    name = name if name in RECIPE_OPTIONS else RECIPE_OPTIONS[0]
+    missing = _one(state.get(MISSING_KEY))
+    missing = missing if missing in ranking.MISSING_POLICIES else ranking.MISSING_POLICIES[0]
+    given = {g: w for g, k in WEIGHT_KEYS.items() if (w := _weight(state.get(k))) is not None}
+    if name in ranking.RECIPES:
+        target = builtin_weights(name)
+        raw = {**target, **given}
+        if raw != target:
+            name = "custom"
+    else:
+        raw = {g: given.get(g, 0) for g in WEIGHT_KEYS}
+    return _choice(name, missing, raw)
+
+
+def release_groups(choice: RecipeChoice, ranked: tuple[str, ...]) -> tuple[bool, str | None]:
+    """On a release that measures only some of the seven groups (HELM Lite, Capabilities): whether the recipe
+    weighs any group the release ranks on, and the sentence that says which weights are set aside (None when
+    none is). Pure: the slide shows the sentence as a caveat, or as its empty message when nothing is left."""
     aside = [g for g in choice.weighted if g not in ranked]
     if not aside:
-        return True
+        return True, None
     kept = [g for g in choice.weighted if g in ranked]
-    names = ", ".join(GROUP_LABELS[g].lower() for g in aside)
+    names = fmt.names([GROUP_LABELS[g].lower() for g in aside])
+    measured = fmt.names([GROUP_LABELS[g].lower() for g in ranked])
     if not kept:
-        st.warning(f"This recipe weighs only {names}, which the release does not measure. Give "
-                   + " or ".join(GROUP_LABELS[g].lower() for g in ranked) + " a weight to rank its models.")
-        return False
-    st.caption(f"The release measures {' and '.join(GROUP_LABELS[g].lower() for g in ranked)} only: the podium "
-               f"ranks on {' and '.join(GROUP_LABELS[g].lower() for g in kept)}, and the weights on {names} are set "
-               "aside (no model here can have them).")
-    return True
+        return False, (f"This recipe weighs only {names}, which the release does not measure. Give "
+                       + " or ".join(GROUP_LABELS[g].lower() for g in ranked) + " a weight to rank its models.")
+    return True, (f"The release measures {measured} only: the ranking uses "
+                  f"{' and '.join(GROUP_LABELS[g].lower() for g in kept)}, and the weights on {names} are set "
+                  f"aside (no model here can have {fmt.pronoun(len(aside))}).")
 
 
-def kind_caption(kind: str, n_models: int, release_name: str) -> str:
-    """Say which group win rates a page shows (DESIGN.md §4)."""
+def kind_caption(kind: str, n_models: int, release_name: str, published: bool = True,
+                 aggregate: str | None = None) -> str:
+    """Say which group win rates a page shows (DESIGN.md §4): HELM's published ones, or recomputed among the
+    cohort, and whether the release publishes win rates at all (`published`; `aggregate` names what it publishes
+    instead, e.g. Capabilities' "Mean score"). `release_name` is Markdown-escaped text."""
     if kind == "published":
-        return (f"Win rates shown: HELM's published group win rates ({release_name}, all {n_models} models).")
-    return (f"Win rates shown: recomputed from {release_name}'s results among the {n_models} models of this "
-            "cohort (a model's win rate depends on who it is compared with; HELM's published values cover the "
-            "full model set).")
+        return f"Win rates shown: HELM's published group win rates ({release_name}, all {fmt.count(n_models, 'model')})."
+    among = f"among the {fmt.count(n_models, 'model')} of this cohort" if n_models > 1 else "for the one model"
+    if not published:
+        why = (f"HELM publishes a {aggregate} for this release, no win rates" if aggregate
+               else "the data publishes no win rates of its own")
+        return f"Win rates shown: computed by this app from {release_name}'s results {among}, by HELM's rule ({why})."
+    return (f"Win rates shown: recomputed from {release_name}'s results {among} (a model's win rate depends "
+            "on who it is compared with; HELM's published values cover the release's full model set).")
 
 
 def podium(scores: pd.DataFrame, title: str, value_label: str) -> None:

@@ -57,6 +57,27 @@ def values(v) -> list:
     return list(v)
 
 
+def plain(at: AppTest) -> str:
+    """The page's text (helpers.texts) as a reader sees it: Markdown escapes resolved (helm_core.escape)."""
+    from helm_core.escape import unmarkdown
+
+    from .helpers import texts
+
+    return unmarkdown(texts(at))
+
+
+def podium_lines(at: AppTest, title: str) -> str:
+    """The three lines of the podium box whose heading is `title` (ui.recipe_controls.podium), as a reader sees
+    them."""
+    from helm_core.escape import unmarkdown
+
+    md = [unmarkdown(str(m.value)) for m in at.markdown]
+    for i, v in enumerate(md):
+        if v == f"**{title}**":
+            return md[i + 1]
+    raise AssertionError(f"no podium titled {title!r}; bold lines: {[v for v in md if v.startswith('**')][:12]}")
+
+
 def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 

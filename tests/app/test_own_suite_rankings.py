@@ -18,6 +18,7 @@ import pandas as pd
 import pytest
 
 from helm_core import fmt, ranking
+from helm_core.escape import unmarkdown
 from ui import nav
 
 from .helpers import ROOT, assert_clean, open_chart_data, open_section, open_story_page, section_labels, tables, texts
@@ -182,12 +183,15 @@ def test_cost_axis_sizes_and_times_read_the_suite_at_its_scale():
     ticks = layout["yaxis"]["ticktext"]
     assert ticks and all(re.fullmatch(r"[\d.,]+ (µs|ms|s)", t) and not t.startswith("0 ") for t in ticks), ticks
     assert any(t.endswith("µs") for t in ticks)
-    # headroom above the highest bubble for a label drawn above its ring, and labels never clipped
+    # the recipe's top three (here both models) labelled in a strip above the highest bubble, inside the plot,
+    # each with an arrow down to its ring: no bubble covers a label
     top = math.log10(float(eff.mean(axis=1).max()))
     lo, hi = layout["yaxis"]["range"]
-    assert hi - top >= 0.15 * (hi - lo)
+    labels = [a for a in layout.get("annotations", []) if a.get("showarrow")]
+    assert len(labels) == N_MODELS
+    assert all(top < a["ay"] < hi for a in labels)
     labelled = [t for t in spec["data"] if str(t.get("mode", "")).endswith("text")]
-    assert labelled and all(t.get("cliponaxis") is False for t in labelled)
+    assert all(t.get("cliponaxis") is False for t in labelled)
 
 
 def test_cost_data_table_keeps_microseconds():
@@ -204,7 +208,7 @@ def test_cost_data_table_keeps_microseconds():
 def test_cost_every_section_names_the_suites_efficiency_metric():
     metric = efficiency_metric()
     for label, at in open_all_sections(nav.spec_for("cost").file):
-        t = page_text(at)
+        t = unmarkdown(page_text(at))
         assert "0.00 s" not in t and " 0M" not in t, label
         if label == "Paper findings":
             assert f"efficiency column is {metric}" in t
@@ -218,7 +222,7 @@ def test_podium_says_how_many_groups_each_model_has_and_never_all_seven():
     held = [t.lower() for t in group_titles_with_win_rates()]
     seen = set()
     for label, at in open_all_sections(nav.spec_for("podium").file):
-        t = page_text(at)
+        t = unmarkdown(page_text(at))
         seen.add(label)
         assert "all seven groups" not in t, label
         assert "on the seven metric groups" not in t, label  # classic's takeaway
@@ -242,7 +246,7 @@ def test_podium_stability_of_a_coin_flip_is_a_toss_up():
     stab = ranking.podium_stability(wr, w, n_samples=10_000, concentration=50.0, seed=0)
     p1, p2 = stab["p_first"].iloc[0], stab["p_first"].iloc[1]
     assert abs(p1 - p2) < ranking.TOSS_UP_MARGIN  # the suite's two models split first place
-    t = texts(at)
+    t = unmarkdown(texts(at))
     assert "First place is **a toss-up**" in t
     assert f"{stab.index[0]} is first in {fmt.share(p1)} of the samples, {stab.index[1]} in {fmt.share(p2)}" in t
     assert f"each of the {fmt.count(N_MODELS, 'model')} ranked would be first in {fmt.share(1 / N_MODELS)}" in t

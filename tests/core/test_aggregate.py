@@ -136,3 +136,43 @@ def test_a_user_suite_publishes_nothing():
 def test_a_group_without_values_is_empty(bundled):
     assert A.published_ranking(bundled["lite"], "toxicity").empty
     assert A.reproduced_ranking(bundled["lite"], "toxicity").empty
+
+
+@pytest.mark.parametrize("name,cohort,kind,top3", [
+    # the whole release: HELM's published ranking
+    ("classic", "all", "published", ["Llama 2 (70B)", "LLaMA (65B)", "text-davinci-002"]),
+    ("lite", "all", "published", ["GPT-4o (2024-05-13)", "GPT-4o (2024-08-06)", "DeepSeek v3"]),
+    ("capabilities", "all", "published", ["GPT-5 mini (2025-08-07)", "o4-mini (2025-04-16)", "o3 (2025-04-16)"]),
+    # the 2022 paper's 28 models: the mean win rate recomputed among them (the paper's own podium comes back)
+    ("classic", "paper", "reproduced", ["text-davinci-002", "TNLG v2 (530B)", "Anthropic-LM v4-s3 (52B)"]),
+])
+def test_cohort_ranking_is_published_for_the_whole_release_and_reproduced_for_a_cohort(bundled, name, cohort, kind,
+                                                                                     top3):
+    from helm_core.data import cohort_models
+
+    rel = bundled[name]
+    models = cohort_models(rel, cohort)
+    r = A.cohort_ranking(rel, models)
+    assert r.attrs["kind"] == kind and r.attrs["published"] is True
+    assert r.attrs["aggregate"] == A.aggregate_name(rel)
+    assert r["model"].head(3).tolist() == top3 and len(r) == len(models)
+    if kind == "reproduced":
+        pd.testing.assert_frame_equal(r, A.reproduced_ranking(rel, "accuracy", models))
+
+
+def test_cohort_ranking_of_a_subset_is_recomputed_among_it(bundled):
+    rel = bundled["capabilities"]
+    few = A.published_ranking(rel)["model"].iloc[[5, 2, 9]].tolist()
+    r = A.cohort_ranking(rel, few)
+    assert r.attrs["kind"] == "reproduced" and sorted(r["model"]) == sorted(few)
+    assert r["rank"].tolist() == [1, 2, 3]
+    assert r["model"].iloc[0] == few[1]  # the best of the three on HELM's mean score
+
+
+def test_cohort_ranking_of_a_suite_without_tables_says_nothing_was_published():
+    from helm_core.helm_output import read_helm_output
+
+    rel = read_helm_output(FIXTURES / "helm_run_examples").release
+    r = A.cohort_ranking(rel)
+    assert r.attrs["kind"] == "reproduced" and r.attrs["published"] is False
+    assert r.attrs["aggregate"] == "Mean win rate"
