@@ -49,12 +49,17 @@ KEEP_WARM = frozenset({
 })
 
 
-# Browser tests with a server of their own that run beside the rest rather than after it: the 20-session load
-# test (it walks for a fixed time, so its minutes overlap the other worker's work instead of adding to them) and
-# the modules that start their own server. They run on the other worker, with a browser of that worker's own.
+# Browser tests whose verdict is a time under load run alone: after the rest, with nothing beside them (the test
+# command's second phase, `-m alone` on one process; see scripts/test.sh). The load test (many sessions at once) and
+# the live episode (follow and speaker latencies) are such tests.
+ALONE = "alone"
+ALONE_MODULES = {"test_concurrent.py", "test_showtime_browser.py"}
+
+# Browser tests with a server of their own that run beside the rest: the modules that start their own server.
+# They run on another worker, with a browser of that worker's own.
 OWN_SERVER_GROUP = "browser-own-server"
-OWN_SERVER_MODULES = {"test_concurrent.py", "test_upload_abuse.py", "test_tables_browser.py", "test_leaderboard_browser.py",
-                      "test_escape_browser.py"}
+OWN_SERVER_MODULES = {"test_upload_abuse.py", "test_tables_browser.py", "test_leaderboard_browser.py",
+                      "test_escape_browser.py", "test_handout_browser.py"}
 
 
 # The shared-server browser tests wait on the page more than they compute (about half a core), so they run as two
