@@ -11,7 +11,7 @@ import streamlit as st
 
 from helm_core import fmt, metrics, taxonomy
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
-from ui import cache, charts, charts_coverage, components, slides, stage, state
+from ui import cache, charts, charts_coverage, components, slides, state
 from ui.charts import fmt_value
 from ui.slides import Chart, Ctx, Slide, Table, View
 
@@ -364,7 +364,7 @@ def track_details(ctx: Ctx, view: View, event) -> None:
     fig = charts_coverage.pair_scatter(pv, f"accuracy ({acc_name})", metric_name,
                                        None if lib is None else bool(lib), highlight=chosen)
     components.chart(
-        stage.style(fig, mode="presenter" if ctx.presenter else ctx.mode, theme=ctx.theme), key="metrics_pair",
+        fig, key="metrics_pair",
         alt=f"Scatter of {len(pv)} models on {scenario}: accuracy against {metric_name}; {rho_text}.",
         data=pv, data_name=f"pair_{scenario}_{group}".replace("/", "-").replace(" ", "_"))
 

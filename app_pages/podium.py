@@ -10,7 +10,7 @@ import streamlit as st
 
 from helm_core import aggregate, fmt, ranking
 from helm_core.data import GROUP_LABELS
-from ui import cache, charts, charts_rankings, components, recipe_controls, slides, stage, state
+from ui import cache, charts, charts_rankings, components, recipe_controls, slides, state
 from ui.slides import Card, Chart, Ctx, Link, Slide, View
 
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
@@ -125,12 +125,6 @@ def helm_provenance(ctx: Ctx, helm: pd.DataFrame) -> str:
 
 def _podium_names(names: list[str]) -> str:
     return fmt.names([TEXT(m) for m in names])
-
-
-def dressed(fig, ctx: Ctx):
-    """A chart below the slide's visual: on stage dressed as the visual is (ui.stage: 16 px text, the theme's
-    ink); elsewhere as its builder made it (Streamlit's theme colours it)."""
-    return stage.style(fig, mode="presenter", theme=ctx.theme) if ctx.presenter else fig
 
 
 def _helm_frame(helm: pd.DataFrame) -> pd.DataFrame:
@@ -347,7 +341,7 @@ def podium_details(ctx: Ctx, view: View, event) -> None:
         recipe_controls.podium(rr.recipe, f"This app's recipe: {choice.label}", "score")
     with right:
         components.chart(
-            dressed(charts.figure(weights_spec(ctx.models, choice.items, choice.missing)), ctx), key="podium_weights",
+            charts.figure(weights_spec(ctx.models, choice.items, choice.missing)), key="podium_weights",
             alt="Current recipe weights: " + ", ".join(f"{GROUP_LABELS[g]} {fmt.share(v, 0)}"
                                                        for g, v in rr.weights.items() if g in GROUP_LABELS),
             data=pd.DataFrame({"metric_group": rr.weights.index, "weight": rr.weights.round(4).to_numpy(),
@@ -688,7 +682,7 @@ def rivals_details(ctx: Ctx, view: View, event) -> None:
     st.markdown(f"**Every group's win rate of {TEXT(target)}, with and without the "
                 f"{fmt.count(len(removed), 'removed rival')}**")
     components.chart(
-        dressed(charts_rankings.model_set_chart(eff, target), ctx), key="podium_model_set",
+        charts_rankings.model_set_chart(eff, target), key="podium_model_set",
         alt=(f"{target}'s win rates against all {fmt.count(len(ctx.models), 'model')} and without "
              f"{fmt.count(len(removed), 'rival')}: "
              + "; ".join(f"{GROUP_LABELS[r.metric_group]} {fmt.value(r.win_rate_with)} → "

@@ -36,29 +36,6 @@ def page_header(url_path: str) -> nav.PageSpec:
     return spec
 
 
-def release_gap(groups: Sequence[str], url_path: str) -> list[str]:
-    """On a later bundled release (Lite, Capabilities) whose tables hold no value for some of `groups`: say so,
-    name what it does measure, and link to the same page on HELM classic. Returns the groups it lacks (empty on
-    classic and on loaded data, where each page handles its own blanks)."""
-    from helm_core.data import GROUP_LABELS
-
-    rel = cache.active_release()
-    if not rel.is_later:
-        return []
-    have = cache.measured_groups()
-    missing = [g for g in groups if g not in have]
-    if missing:
-        names = ", ".join(GROUP_LABELS[g].lower() for g in missing)
-        kept = " and ".join(GROUP_LABELS[g].lower() for g in have) or "no metric group of the seven"
-        st.info(f"**{text(rel.name)} has no {names} cells.** Its published tables report {kept} only, so this "
-                "view has nothing of its own to show for it.", icon=":material/block:")
-        spec = nav.spec_for(url_path)
-        if spec is not None:
-            st.page_link(spec.file, label=f"{spec.title} on HELM classic v0.4.0", query_params={"release": "classic"},
-                         icon=":material/history:")
-    return missing
-
-
 def claim(claim_id: str, *, compact: bool = False) -> None:
     """Show a claim as a claim: statement, a badge naming its kind of source and its confidence, and its source.
     A note about the app's own sources (kind = "note") gets a plain "Note on sources" badge."""
@@ -89,12 +66,15 @@ def cohort_label(n_models: int | None = None) -> str:
 
 
 def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = None, data_name: str | None = None,
-          main: bool = False, **kwargs):
-    """A plotly chart with a stable key, a text alternative, and its data as a table and CSV download.
-    `main`: the page's main chart; in presenter mode its height is capped so it fits a 1280 × 720 screen."""
-    if main and presenter.is_on():
-        fig.update_layout(height=presenter.chart_height(fig.layout.height or presenter.MAIN_CHART_MAX_HEIGHT))
-    event = st.plotly_chart(fig, key=key, width="stretch", alt=alt, **kwargs)
+          **kwargs):
+    """A chart that is not a slide's main visual (a detail below it): dressed for the screen like the slide's own
+    (ui.stage: stage text in presenter mode, the phone layout, the theme's text colour), with a stable key, a text
+    alternative, and its data as a table and CSV download."""
+    from . import stage, viewport
+
+    mode = "presenter" if presenter.is_on() else viewport.mode()
+    event = st.plotly_chart(stage.style(fig, mode=mode, theme=viewport.theme()), key=key, width="stretch", alt=alt,
+                            **kwargs)
     if data is not None:
         # Lazy: the table (and the browser's data-grid code, ~0.3 s per page load) only once it is opened.
         box = lazy_expander(f"Data behind this chart ({fmt.count(len(data), 'row')})", key=f"{key}_data")
@@ -185,14 +165,6 @@ def table(data, *, formats: Mapping[str, str | Callable] | None = None, labels: 
         st.markdown(md)
 
 
-def has_models(models: Sequence[str], what: str) -> bool:
-    """False, with a warning saying how to get some, when the sidebar's cohort and access filter leave no model;
-    `what` completes "Widen the filter to see …"."""
-    if not models:
-        st.warning(f"No model matches the sidebar's cohort and access filter. Widen the filter to see {what}.")
-    return bool(models)
-
-
 def pick_by_click(event, tokens: Sequence[str], *, key: str) -> None:
     """A click on a chart point whose first customdata value is one of `tokens` sets the widget `key` to it.
     Once per click: later reruns still carry the same selection, and must not undo a choice made since in the
@@ -216,23 +188,6 @@ def lazy_expander(label: str, *, key: str):
     big table inside costs the page nothing). Returns the expander to write into, or None when closed."""
     box = st.expander(label, key=key, on_change="rerun")
     return box if box.open else None
-
-
-def sections(key: str, builders: Mapping[str, Callable[[], None]], *, keep: Sequence[str] = ()) -> str:
-    """A page's sections as tabs where only the open one is built: a closed tab ships nothing to the browser,
-    so a page's first load draws one section's charts, not all of them. The open tab is in the URL (`key`,
-    its label), so a link opens the same section. `builders` maps each label to the function that draws it;
-    `keep` names the query keys of widgets in every section, so their values survive while another section is
-    open. Returns the open label."""
-    labels = list(builders)
-    state.allow(key, labels)
-    state.keep(keep)
-    tabs = st.tabs(labels, key=key, on_change="rerun", bind="query-params")
-    presenter.record_sections(key, labels)  # so presenter mode's Previous/Next can step through the tabs
-    opened = next((label for label, tab in zip(labels, tabs) if tab.open), labels[0])
-    with tabs[labels.index(opened)]:
-        builders[opened]()
-    return opened
 
 
 def download(df: pd.DataFrame, name: str, *, key: str, label: str = "Download CSV") -> None:

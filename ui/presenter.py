@@ -178,29 +178,6 @@ def bar(current_url_path: str):
     return counter
 
 
-# ----------------------------------------------------------------------------- pages not yet declared as slides
-# (kept while pages move to ui.slides; a page with a DECK uses none of this)
-MAIN_CHART_MAX_HEIGHT = 440
-
-
-def chart_height(normal: int) -> int:
-    return min(normal, MAIN_CHART_MAX_HEIGHT) if is_on() else normal
-
-
-def main_slot():
-    return st.container() if is_on() else None
-
-
-def into(slot):
-    import contextlib
-
-    return slot if slot is not None else contextlib.nullcontext()
-
-
-def record_sections(key: str, labels: list[str]) -> None:
-    return None
-
-
 _OPEN = "_presenter_open_slide"
 
 
