@@ -191,7 +191,7 @@ def rival_view(ctx: Ctx) -> View:
     chart = Chart(charts_critique.rival_set_bars(df, model, ctx.mode), key="limits_model_set",
                   alt=f"Accuracy win rate of {model}: {alt}.", data=df, data_name="win_rate_by_rivals")
     talk = [f"{TEXT(model)} against {TEXT(r.rivals)}: {fmt.value(r.win_rate, 2)}, rank {r.rank} of "
-            f"{fmt.count(r.ranked)}." for r in df.itertuples()]
+            f"{fmt.count(r.ranked)}." for r in df.itertuples()] if len(df) > 1 else []  # one set: the point says it
     if len(df) == 1:
         talk.append("Widen the sidebar's cohort to see the same cells score differently against other fields.")
     elif df["win_rate"].nunique() == 1:

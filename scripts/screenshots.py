@@ -1,9 +1,11 @@
-"""Render every page in Chromium: 1400 × 900 full-page shots, and the presenter view at 1280 × 720.
+"""Render every page in Chromium: the first screen at 1400 × 900, the presenter view at 1280 × 720, and a phone
+at 390 × 844.
 
 Usage:  python scripts/screenshots.py [--out screenshots] [--pages grid,podium] [--theme dark] [--full]
         python scripts/screenshots.py --gallery     # the README's images, into docs/screenshots/
 The 1400 × 900 shot is the first screen; --full adds NAME_full.png with the whole page (Streamlit scrolls inside
-its main area, not the document, so the window is made as tall as the page first).
+its main area, not the document, so the window is made as tall as the page first). The phone shot is
+phone_NAME.png, the presenter shot present_NAME.png.
 Starts its own `streamlit run Home.py` on a free localhost port and uses Debian's /usr/bin/chromium.
 """
 from __future__ import annotations
@@ -18,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 # The README's gallery: these shots, written to docs/screenshots/ by --gallery.
 GALLERY_DIR = ROOT / "docs" / "screenshots"
-GALLERY = ("home.png", "grid.png", "podium.png", "present_grid.png", "dark_present_cost.png")
+GALLERY = ("home.png", "present_podium.png", "phone_cost.png", "dark_present_grid.png", "dark_phone_calibration.png")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,6 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "screenshots")
     ap.add_argument("--pages", default="", help="comma-separated url paths (home = the default page); default all")
     ap.add_argument("--no-presenter", action="store_true")
+    ap.add_argument("--no-phone", action="store_true")
     ap.add_argument("--full", action="store_true", help="also a whole-page shot per page (NAME_full.png)")
     ap.add_argument("--theme", choices=("light", "dark"), default="light",
                     help="the app's theme for this run (dark: files get a dark_ prefix)")
@@ -53,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
             browser = p.chromium.launch(executable_path=e2e.CHROMIUM, headless=True, args=e2e.CHROMIUM_ARGS)
             for spec in specs:
                 name = spec.url_path or "home"
-                ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+                ctx = browser.new_context(viewport={"width": 1400, "height": 900}, color_scheme=args.theme)
                 page = ctx.new_page()
                 extra = f"?{args.query}" if args.query else ""
                 open_url(page, f"{base}/{spec.url_path}{extra}")
@@ -67,8 +70,17 @@ def main(argv: list[str] | None = None) -> int:
                     wait_settled(page)
                     page.screenshot(path=str(args.out / f"{prefix}{name}_full.png"))
                 ctx.close()
+                if not args.no_phone:
+                    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                              color_scheme=args.theme)
+                    page = ctx.new_page()
+                    open_url(page, f"{base}/{spec.url_path}" + (f"?{args.query}" if args.query else ""))
+                    page.wait_for_timeout(1500)  # the phone probe's rerun into the phone layout
+                    wait_settled(page)
+                    page.screenshot(path=str(args.out / f"{prefix}phone_{name}.png"))
+                    ctx.close()
                 if not args.no_presenter:
-                    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+                    ctx = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme=args.theme)
                     page = ctx.new_page()
                     open_url(page, f"{base}/{spec.url_path}?present=1" + (f"&{args.query}" if args.query else ""))
                     page.screenshot(path=str(args.out / f"{prefix}present_{name}.png"))
@@ -89,13 +101,13 @@ def _tab_shots(page, each_section, stem: Path) -> None:
 
 
 def gallery() -> int:
-    """Render the README's gallery: light shots of home, grid and podium, the presenter grid, a dark presenter page."""
+    """Render the README's gallery: desktop, presenter, phone, and the dark theme on stage and on a phone."""
     import shutil
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        main(["--out", tmp, "--pages", "home,grid,podium"])
-        main(["--out", tmp, "--pages", "cost", "--theme", "dark"])
+        main(["--out", tmp, "--pages", "home,podium,cost"])
+        main(["--out", tmp, "--pages", "grid,calibration", "--theme", "dark"])
         GALLERY_DIR.mkdir(parents=True, exist_ok=True)
         for name in GALLERY:
             shutil.copyfile(Path(tmp) / name, GALLERY_DIR / name)

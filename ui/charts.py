@@ -9,19 +9,16 @@ from helm_core import fmt
 
 from . import palette
 
-# Okabe–Ito: colour-blind-safe categorical palette.
-OKABE_ITO = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
-BLUE, ORANGE, GREEN, PURPLE, SKY, VERMILLION, YELLOW, BLACK = OKABE_ITO
-GREY = "#999999"
-# A neutral for marks that must read on the light and the dark theme alike (black vanishes on dark):
-# contrast 3.5:1 on white and 5:1 on Streamlit's dark background.
-INK = "#888888"
+# Every colour comes from ui.palette (one meaning per colour, legible on both themes); these names are the ones
+# the grid's builders use.
+BLUE, GREY, VERMILLION = palette.DATA, palette.NEUTRAL, palette.DOWN
+SKY = "#A6CEE3"  # a light fill inside a DATA outline (the outline is the mark; text on it is dark)
 BLANK_SYMBOL = "x-thin-open"
 
 
 def base_layout(fig: go.Figure, *, height: int | None = None, title: str | None = None) -> go.Figure:
     fig.update_layout(
-        colorway=OKABE_ITO,
+        colorway=palette.SERIES,
         margin=dict(l=10, r=10, t=40 if title else 10, b=10),
         hoverlabel=dict(namelength=-1),
         legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),

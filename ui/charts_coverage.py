@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from . import palette
-from .charts import BLACK, BLUE, GREY, SKY, VERMILLION, base_layout, fmt_value, wrap_label
+from .charts import BLUE, GREY, SKY, base_layout, fmt_value, wrap_label
 
 SYMBOLS = ["circle", "diamond", "square", "triangle-up", "cross", "star", "triangle-down", "hexagon"]
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
@@ -127,7 +127,7 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
     if view == "data":
         shade = meas["share"].fillna(0).to_numpy()
         text = meas["models_with_value"].astype(int).astype(str)
-        text_colour = np.where(shade > 0.55, "white", BLACK)
+        text_colour = np.where(shade > 0.55, "white", "#1F1F1F")
         fills = [_mix(SEQUENTIAL[0][1], SEQUENTIAL[1][1], v) for v in shade]
         name = "measured: the number of cohort models with a value (darker = a larger share)"
         key_colour = _mix(SEQUENTIAL[0][1], SEQUENTIAL[1][1], 0.6)
@@ -142,7 +142,7 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
     blank = cells[~cells["measured"]]
     differs = blank["differs"] != ""
     blank_kinds = ((blank[~differs], GREY, "blank (crossed square)"),
-                   (blank[differs], VERMILLION, "blank here, but another view counts it"))
+                   (blank[differs], palette.CLAIM, "blank here, but another view counts it"))
     for sub, colour, _ in blank_kinds:
         for g, sc in zip(sub["group_label"], sub["scenario"]):
             shapes += [_tile(xi[g], yi[sc], CLEAR, colour, 1.5), _cross(xi[g], yi[sc], colour)]
@@ -170,7 +170,7 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
         fig.add_trace(go.Scatter(
             x=empty["group_label"], y=empty["scenario"], mode="markers+text", showlegend=False,
             name="counted here, but no model has a value (∅)", text=["∅"] * len(empty),
-            textfont=dict(color=BLACK, size=13), textposition="middle center",
+            textfont=dict(color="#1F1F1F", size=13), textposition="middle center",
             marker=dict(symbol="square", **hit), customdata=_grid_custom(empty), hovertemplate=GRID_HOVER, **pick,
         ))
     for sub, colour, label in blank_kinds:

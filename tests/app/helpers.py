@@ -60,6 +60,14 @@ def assert_clean(at: AppTest) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
+def shown(markdown_text: str) -> str:
+    """Markdown source as a reader sees it: the escapes that keep data text literal (helm_core.escape) resolved and
+    the invisible word joiners (against autolinks) dropped."""
+    from helm_core.escape import unmarkdown
+
+    return unmarkdown(markdown_text)
+
+
 def texts(at: AppTest, *, raw: bool = False) -> str:
     """All markdown, caption, info, warning and error text on the page, joined, as a reader sees it: the escapes
     that keep data text literal (helm_core.escape.markdown) resolved. `raw`: the Markdown source as sent."""

@@ -38,13 +38,17 @@ def faint_marks(at) -> list[str]:
                 continue
             mode = str(trace.get("mode", "markers" if trace.get("type", "scatter") == "scatter" else ""))
             colours = []
+            marker = trace.get("marker") or {}
+            outline = marker.get("line") or {}
+            outlines = _hexes(outline.get("color")) if (outline.get("width") or 0) >= 1 else []
             if "markers" in mode or trace.get("type") in ("bar", "barpolar"):
-                colours += _hexes((trace.get("marker") or {}).get("color"))
+                colours += _hexes(marker.get("color"))
             if "lines" in mode:
                 colours += _hexes((trace.get("line") or {}).get("color"))
             for c in colours:
                 for theme, bg in palette.BACKGROUNDS.items():
-                    if palette.contrast(palette.for_theme(c, theme), bg) < 3:
+                    legible = [palette.contrast(palette.for_theme(x, theme), bg) >= 3 for x in [c, *outlines]]
+                    if not any(legible):  # neither the fill nor an outline of 1 px or more keeps 3:1
                         found.append(f"{trace.get('name')} {c} on {theme}")
     return sorted(set(found))
 

@@ -234,10 +234,10 @@ def test_the_phone_chart_leaves_the_colour_bar_room_below_and_drops_the_legend()
     from ui import stage
     from ui.charts_rankings import capability_cost_bubble
 
-    fig = stage.style(capability_cost_bubble(_frame(), "runtime_s", x_label="x", y_label="y", harm_label="h",
-                                             top={}, mode="phone"), mode="phone")
-    assert fig.layout.showlegend is False
-    assert fig.layout.coloraxis.colorbar.orientation == "h" and fig.layout.margin.b >= 100
+    layout = stage.style(capability_cost_bubble(_frame(), "runtime_s", x_label="x", y_label="y", harm_label="h",
+                                                top={}, mode="phone"), mode="phone").to_dict()["layout"]
+    assert layout["showlegend"] is False
+    assert layout["coloraxis"]["colorbar"]["orientation"] == "h" and layout["margin"]["b"] >= 100
 
 
 def test_recipe_top_three_is_highlighted_and_changes_with_the_recipe():

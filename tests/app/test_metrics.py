@@ -22,7 +22,7 @@ def test_the_seven_groups_are_described():
     t = texts(open_story_page(PAGE, section="Seven groups"))
     for label in ("Accuracy", "Calibration", "Robustness", "Fairness", "Bias", "Toxicity", "Efficiency"):
         assert f"**{label}**" in t
-    assert "10 bins of equal mass" in t and "Perspective API" in t and "mild&#95;mix" in t
+    assert "10 bins of equal mass" in t and "Perspective API" in t and "mild_mix" in t
     assert "lower is better" in t and "higher is better" in t
 
 

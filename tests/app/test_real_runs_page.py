@@ -13,7 +13,7 @@ from urllib.parse import parse_qs
 import pytest
 
 from .critique_helpers import page_links
-from .helpers import assert_clean, open_page, open_section, open_story_page, section_labels, tables, texts
+from .helpers import shown, assert_clean, open_page, open_section, open_story_page, section_labels, tables, texts
 
 ROOT = Path(__file__).resolve().parents[2]
 SAFETY = ROOT / "data" / "real_runs" / "helm_safety_dev_2024" / "runs" / "v4"
@@ -46,7 +46,7 @@ def as_text(raw: str) -> str:
 
 
 def captions(at) -> str:
-    return html.unescape("\n".join(str(c.value) for c in at.caption))
+    return shown("\n".join(str(c.value) for c in at.caption))
 
 
 def markdown(at) -> str:
@@ -177,7 +177,7 @@ def _link(at, page: str) -> dict:
 
 
 def test_plumbing_card_and_link():
-    at = open_page()
+    at = open_page(None, query={"home_section": "What HELM publishes"})
     card = [t for t in shown_text(at) if "Which person stole merchandise?" in t]
     assert card and "development runs, not a release" in captions(at)
     assert any(q.get("exam") == ["BBQ"] and q.get("runs_section") == [SIDE] for q in _link(at, "runs"))
@@ -185,7 +185,7 @@ def test_plumbing_card_and_link():
 
 def test_sensitivity_links_to_trials():
     at = open_page("app_pages/sensitivity.py")
-    assert "differently across its 3 sets of in-context examples" in html.unescape(markdown(at))
+    assert "differently across its 3 sets of in-context examples" in shown(markdown(at))
     assert any(q.get("runs_section") == [TRIALS] for q in _link(at, "runs"))
 
 

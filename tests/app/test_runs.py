@@ -9,7 +9,7 @@ import pytest
 
 from streamlit.testing.v1 import AppTest
 
-from .helpers import LSAT_JOINT, LSAT_SEPARATE, SUITE_0516, assert_clean, open_lazy, open_page, texts
+from .helpers import shown, LSAT_JOINT, LSAT_SEPARATE, SUITE_0516, assert_clean, open_lazy, open_page, texts
 
 SUITE = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output" / "runs" / "demo"
 MMLU = "mmlu:subject=philosophy,method=multiple_choice_joint,model=eleutherai_gpt-j-6b"
@@ -160,7 +160,7 @@ def test_separate_method_run_shows_one_instance_with_every_option(monkeypatch, p
     assert len(refs) == 4 and refs["log-prob"].notna().all()
     assert refs.loc[refs["chosen"] == "◀ chosen", "reference"].tolist() == [chosen]
     assert refs.loc[refs["correct"] == "✓ correct", "reference"].tolist() == [correct_text]
-    assert "Chosen option: HELM's predicted_index" in html.unescape(caption(at))
+    assert "Chosen option: HELM's predicted_index" in shown(caption(at))
 
 
 def test_large_suite_is_read_lazily_and_a_run_opens(monkeypatch, tmp_path):
@@ -177,7 +177,7 @@ def test_large_suite_is_read_lazily_and_a_run_opens(monkeypatch, tmp_path):
     assert_clean(at)
     assert not at.get("progress")
     assert "Run (12 match)" in [s.label for s in at.selectbox]
-    assert "synthetic/model-0002 · MMLU" in caption(at) and "10 instances" in caption(at)
+    assert "synthetic/model-0002 · MMLU" in shown(caption(at)) and "10 instances" in caption(at)
     assert "Instance 1 of" in caption(at) and any(c.startswith("The following are multiple choice") for c in codes(at))
 
 
@@ -311,7 +311,7 @@ def test_headline_says_how_many_statistics_the_stats_file_holds(suite_0516, run)
     head = helm_output.run_headline(out, run)
     wanted = head.attrs["wanted"]
     at = open_runs({"cohort": "all", "run": run})
-    said = html.unescape(caption(at))
+    said = shown(caption(at))
     assert f"This run's stats.json holds {len(head)} of the {len(wanted)} headline statistics looked for; not in it:" \
         in said
     assert "none of the" not in said
