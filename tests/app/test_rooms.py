@@ -190,7 +190,9 @@ CONTROL = ["\x00", "\x07", "\x1b[31m", "\n", "\r", "\t", "\x7f", "\x85", "\u202e
     {"a\nb": "v"}, {1: "v"}, {None: "v"}, {("a",): "v"},
     {"embed": "true"}, {"EMBED_options": "x"}, {"follow": "abcdefg"}, {"speaker": "A" * 43}, {"present": "1"},
     ["view", "schema"], "view=schema", None,
-], ids=lambda q: repr(q)[:40])
+], ids=lambda q: repr(sorted(q, key=repr) if isinstance(q, (set, frozenset)) else q)[:40]
+   if not (isinstance(q, dict) and any(isinstance(v, (set, frozenset)) for v in q.values()))
+   else "set-valued")  # a set's repr changes order between processes: xdist workers must collect the same ids
 def test_hostile_query_is_refused_and_never_stored(reg, query):
     code, secret = reg.create()
     publish(reg, secret)
