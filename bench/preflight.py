@@ -33,9 +33,10 @@ IGNORED_CONSOLE = ("net::ERR", "Failed to load resource", "favicon", "webhooks",
 
 
 def _bar(page) -> str:
-    """The presenter bar's counter: "Step k of n · page · slide · release"."""
-    bar = page.locator('.st-key-present_bar [data-testid="stMarkdownContainer"]')
-    return bar.first.inner_text().replace("\n", " ") if bar.count() else ""
+    """The presenter bar's counter: "Step k of n · page · slide · release" (the bar's buttons left out)."""
+    text = page.evaluate("() => (document.querySelector('.st-key-present_bar') || {innerText: ''}).innerText")
+    m = re.search(r"Step \d+ of \d+[^\n]*", text)
+    return m.group(0) if m else ""
 
 
 def _exception(page) -> str | None:

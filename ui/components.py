@@ -96,8 +96,10 @@ def cell(value: object) -> str:
 
 
 def _link(url: object) -> str:
-    return f"[{escape.markdown(url)}](<{url}>)" if isinstance(url, str) and url.startswith(("https://", "http://")) \
-        else cell(url)
+    # Inside a link's label nothing autolinks, so the label needs no word joiners (escape.markdown adds them).
+    if isinstance(url, str) and url.startswith(("https://", "http://")):
+        return f"[{escape.markdown(url).replace(escape.WORD_JOINER, '')}](<{url}>)"
+    return cell(url)
 
 
 def _missing(v: object) -> bool:

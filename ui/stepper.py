@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Sequence
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from helm_core import content
 
@@ -39,7 +40,10 @@ def stepper(titles: Sequence[str], *, key: str = "step", buttons: bool = True) -
             current = int(valid)
         step = current if isinstance(current, int) and 1 <= current <= n else 1
         st.session_state[key] = step
-        st.query_params[key] = str(step)
+        try:
+            st.query_params[key] = str(step)  # the step stays in the link
+        except StreamlitAPIException:  # bound to the desktop picker earlier in this session, which writes the URL
+            pass
         _bad_link(asked, valid, step, n)
         return step
     back_col, pick_col, next_col = st.columns([1, 2, 1], vertical_alignment="bottom")

@@ -40,7 +40,9 @@ def faint_marks(at) -> list[str]:
             colours = []
             marker = trace.get("marker") or {}
             outline = marker.get("line") or {}
-            outlines = _hexes(outline.get("color")) if (outline.get("width") or 0) >= 1 else []
+            width = outline.get("width") or 0
+            width = min(width) if isinstance(width, list) and width else width  # per-point widths: the thinnest
+            outlines = _hexes(outline.get("color")) if isinstance(width, (int, float)) and width >= 1 else []
             if "markers" in mode or trace.get("type") in ("bar", "barpolar"):
                 colours += _hexes(marker.get("color"))
             if "lines" in mode:

@@ -37,7 +37,12 @@ def _visit(port: int, steps):
             return done, texts, v
         finally:
             await v.close()
-    return asyncio.run(go())
+    # In a thread of its own: a worker that has run a Playwright (sync) test before has an event loop running in
+    # its main thread, where asyncio.run refuses to start another.
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, go()).result()
 
 
 def test_deep_link_is_served_with_its_query(port):

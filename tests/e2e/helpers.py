@@ -55,7 +55,7 @@ def open_section(page, label: str) -> float:
     built and drawn its content; return seconds."""
     tab = page.get_by_role("tab", name=label, exact=True)
     tab.click()
-    page.wait_for_function(PANEL_FILLED_JS, arg=tab.element_handle(), timeout=15_000)
+    page.wait_for_function(PANEL_FILLED_JS, arg=tab.element_handle(), timeout=60_000)
     return wait_settled(page)
 
 
@@ -71,7 +71,7 @@ def each_section(page):
         for label in labels[1:]:
             before = page.url
             page.get_by_role("button", name="Next").click()
-            page.wait_for_function("u => location.href !== u", arg=before, timeout=15_000)  # the slide is in the URL
+            page.wait_for_function("u => location.href !== u", arg=before, timeout=60_000)  # the slide is in the URL
             wait_settled(page)
             if page.url.split("?")[0] != here:
                 return

@@ -24,7 +24,7 @@ def _step_heading(page) -> str:
 
 
 def _wait_query(page, fragment: str) -> None:
-    page.wait_for_function(f"() => location.search.includes({fragment!r})", timeout=15_000)
+    page.wait_for_function(f"() => location.search.includes({fragment!r})", timeout=60_000)
     wait_settled(page)
 
 

@@ -63,7 +63,7 @@ def test_grid_tiles_never_overlap(server, browser):
             page.set_viewport_size({"width": width, "height": height})
             present = "&present=1" if width == 1280 else ""
             open_url(page, f"{server}/grid?view={view}&cohort={cohort}{present}")
-            page.wait_for_selector(".st-key-grid_cells .shapelayer path", timeout=20_000)
+            page.wait_for_selector(".st-key-grid_cells .shapelayer path", timeout=60_000)
             wait_settled(page)
             boxes = page.evaluate(TILES_JS, "grid_cells")
             tiles = [b for b in boxes if not any(_contains(o, b) and o is not b for o in boxes)]
@@ -77,7 +77,7 @@ def test_grid_tiles_never_overlap(server, browser):
             # the Metric Orbit's correlation grid is drawn the same way
             open_url(page, f"{server}/metrics?metrics_section=Track%20accuracy"
                            + ("&present=1" if width == 1280 else ""))
-            page.wait_for_selector(".st-key-metrics_corr .shapelayer path", timeout=20_000)
+            page.wait_for_selector(".st-key-metrics_corr .shapelayer path", timeout=60_000)
             wait_settled(page)
             assert tile_overlaps(page.evaluate(TILES_JS, "metrics_corr")) == [], ("metrics_corr", width)
     finally:

@@ -28,10 +28,10 @@ def test_a_cell_click_opens_its_runs(suite_server, page):
     main = page.locator('[data-testid="stMain"]')
     chart = main.locator('[data-testid="stPlotlyChart"]').first
     grid_box = main.locator('[data-testid="stDataFrame"]').first
-    grid_box.wait_for(timeout=15_000)
+    grid_box.wait_for(timeout=60_000)
     assert chart.bounding_box()["y"] < grid_box.bounding_box()["y"]  # the slide's bars, then HELM's table
     grid = page.locator('[data-testid="stDataFrame"]').first
-    grid.locator('[role="columnheader"]').nth(5).wait_for(state="attached", timeout=15_000)
+    grid.locator('[role="columnheader"]').nth(5).wait_for(state="attached", timeout=60_000)
     headers = [h.inner_text().strip() for h in grid.locator('[role="columnheader"]').all()]
     assert headers == ["Model/adapter", "Mean win rate", "bAbI - EM", "SST - Macro-F1", "LegalSupport - EM", "LSAT - EM"]
     # The grid is drawn on a canvas: click the bottom-right cell (Pythia (70M), LSAT - EM: HELM's 0.7, the
@@ -42,14 +42,14 @@ def test_a_cell_click_opens_its_runs(suite_server, page):
     page.mouse.click(box["x"] + box["width"] - 30, box["y"] + box["height"] - 17)
     # (Text from the data is escaped Markdown: a word joiner follows a colon, helm_core.escape.)
     page.wait_for_function("() => document.body.innerText.replaceAll('\u2060', '')"
-                           ".includes('Pythia (70M) · LSAT - EM: 0.7')", timeout=15_000)
+                           ".includes('Pythia (70M) · LSAT - EM: 0.7')", timeout=60_000)
     wait_settled(page)
     # The click set the cell pickers, which are in the URL (a shareable cell).
-    page.wait_for_function("() => location.search.includes('lb_column_0=LSAT')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('lb_column_0=LSAT')", timeout=60_000)
     assert "lb_model=Pythia+%2870M%29" in page.url
     link = page.get_by_role("link", name="Open the 2 runs behind this cell in Prompts & Completions (Pythia (70M) on LSAT)")
     link.click()
-    page.wait_for_url("**/runs?*", timeout=15_000)
+    page.wait_for_url("**/runs?*", timeout=60_000)
     wait_settled(page)
     assert_clean(page)
     # (The run is the first of the filtered list, the select box's default, so the URL no longer spells it.)
@@ -68,7 +68,7 @@ def test_group_choice_opens_its_own_tables_without_a_bad_link_notice(suite_serve
     assert "lb_table=Calibration" in page.url
     page.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').filter(has_text="Group file").click()
     page.get_by_role("option", name="lsat_qa").click()
-    page.wait_for_function("() => location.search.includes('lb_group=lsat_qa')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('lb_group=lsat_qa')", timeout=60_000)
     wait_settled(page)
     assert_clean(page)
     tabs = [t.strip().replace("\u2060", "") for t in page.locator('[data-testid="stMain"] [role="tab"]').all_inner_texts()]
@@ -84,7 +84,7 @@ def test_every_groups_file_opens_including_one_titled_empty(suite_server, page):
     for group, tab in (("babi_qa", "task: 15"), ("legal_support", "LegalSupport"), ("sst", "SST")):
         page.locator('[data-testid="stMain"] [data-testid="stSelectbox"]').filter(has_text="Group file").click()
         page.get_by_role("option", name=group).click()
-        page.wait_for_function(f"() => location.search.includes('lb_group={group}')", timeout=15_000)
+        page.wait_for_function(f"() => location.search.includes('lb_group={group}')", timeout=60_000)
         wait_settled(page)
         assert_clean(page)
         tabs = [t.strip().replace("\u2060", "")

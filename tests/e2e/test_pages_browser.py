@@ -37,7 +37,7 @@ def test_page_renders_in_chromium(server, page, spec):
 def test_cohort_choice_goes_into_the_url_and_back(server, browser, page):
     open_url(page, server)
     page.get_by_text("all", exact=True).first.click()  # the paper's cohort is the default; widen it
-    page.wait_for_function("() => location.search.includes('cohort=all')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('cohort=all')", timeout=60_000)
     url = page.url
     ctx = browser.new_context()
     fresh = ctx.new_page()
@@ -63,7 +63,7 @@ def test_first_request_to_a_fresh_server_can_be_a_deep_link(browser):
         pg = ctx.new_page()
         open_url(pg, f"{proc.url}/grid?cohort=all&junk=1")  # (paper, the default, is not written to the URL)
         assert "Cohort" in pg.locator('[data-testid="stSidebar"]').inner_text()
-        pg.wait_for_function("() => !location.search.includes('junk')", timeout=15_000)
+        pg.wait_for_function("() => !location.search.includes('junk')", timeout=60_000)
         assert "cohort=all" in pg.url
         ctx.close()
 
@@ -76,9 +76,9 @@ def test_chart_data_downloads_as_csv(server, page):
     open_url(page, f"{server}/grid")
     box = page.locator('[data-testid="stExpander"]').filter(has_text="Data behind this chart (112 rows)").first
     box.get_by_text("Data behind this chart (112 rows)").click()  # opens it; its table is made on this rerun
-    box.get_by_role("button", name="Download CSV").wait_for(timeout=30_000)
+    box.get_by_role("button", name="Download CSV").wait_for(timeout=60_000)
     wait_settled(page)  # a click during that rerun can land on a button the rerun replaces: no download
-    with page.expect_download(timeout=30_000) as info:
+    with page.expect_download(timeout=60_000) as info:
         box.get_by_role("button", name="Download CSV").click()
     download = info.value
     assert download.suggested_filename == "core_grid_paper.csv"
@@ -96,7 +96,7 @@ def test_switching_release_in_the_sidebar_then_walking_every_page(server, page, 
     open_url(page, server)
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.get_by_text(release, exact=True).first.click()
-    page.wait_for_function(f"() => location.search.includes('release={release}')", timeout=15_000)
+    page.wait_for_function(f"() => location.search.includes('release={release}')", timeout=60_000)
     wait_settled(page)
     assert "The cohort applies to HELM classic only" in sidebar.inner_text()
     assert sidebar.locator('[data-testid="stRadio"]').filter(has_text="Cohort").locator("input").first.is_disabled()
@@ -108,7 +108,7 @@ def test_switching_release_in_the_sidebar_then_walking_every_page(server, page, 
             nav_box.locator('[data-testid="stSidebarNavViewButton"]').first.click()
         link.click()
         page.wait_for_function("p => location.pathname.replace(/^\\//, '') === p", arg=spec.url_path,
-                               timeout=15_000)
+                               timeout=60_000)
         wait_settled(page)
         assert_clean(page)
         main = page.locator('[data-testid="stMain"]').inner_text()

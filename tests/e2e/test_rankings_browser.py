@@ -19,7 +19,7 @@ def weight_slider(page, label: str):
     body = page.locator('[data-testid="stPopoverBody"]')
     if not body.is_visible():
         page.get_by_role("button", name="Adjust weights").click()
-        body.wait_for(state="visible", timeout=15_000)
+        body.wait_for(state="visible", timeout=60_000)
     return body.locator('[data-testid="stSlider"]').filter(has_text=label).first
 
 
@@ -41,7 +41,7 @@ def podium_block(page, title: str) -> str:
 
 
 def wait_url(page, fragment: str) -> None:
-    page.wait_for_function(f"() => location.search.includes({fragment!r})", timeout=20_000)
+    page.wait_for_function(f"() => location.search.includes({fragment!r})", timeout=60_000)
     wait_settled(page)
 
 
@@ -54,7 +54,7 @@ def charts_drawn(page) -> int:
 
 def nav_to(page, title: str, url_path: str) -> None:
     page.locator('[data-testid="stSidebarNav"]').get_by_text(title).click()
-    page.wait_for_function(f"() => location.pathname.endsWith('/{url_path}')", timeout=20_000)
+    page.wait_for_function(f"() => location.pathname.endsWith('/{url_path}')", timeout=60_000)
     wait_settled(page)
 
 
@@ -218,7 +218,7 @@ def test_the_recipe_is_shared_between_podium_and_cost(server, page):
     radio(page, "A model with no value").get_by_text("exclude", exact=True).click()
     wait_url(page, "missing=exclude")
     page.locator('[data-testid="stSidebarNav"]').get_by_text("Capability vs Cost Pressure").click()
-    page.wait_for_function("() => location.pathname.endsWith('/cost')", timeout=20_000)
+    page.wait_for_function("() => location.pathname.endsWith('/cost')", timeout=60_000)
     wait_settled(page)
     wait_url(page, "recipe=safety")
     assert "missing=exclude" in page.url
@@ -226,7 +226,7 @@ def test_the_recipe_is_shared_between_podium_and_cost(server, page):
     assert "#1 text-davinci-002" in " ".join(labels.all_text_contents())
     # and back: the podium still has the recipe
     page.locator('[data-testid="stSidebarNav"]').get_by_text("One Recipe Reorders The Podium").click()
-    page.wait_for_function("() => location.pathname.endsWith('/podium')", timeout=20_000)
+    page.wait_for_function("() => location.pathname.endsWith('/podium')", timeout=60_000)
     wait_settled(page)
     assert checked(page, "Recipe") == "safety"
     assert podium_block(page, "This app's recipe: Safety push").startswith("#1 text-davinci-002")
@@ -234,7 +234,7 @@ def test_the_recipe_is_shared_between_podium_and_cost(server, page):
 
 def test_a_link_whose_weights_disagree_with_its_recipe_says_so(server, page):
     open_url(page, f"{server}/podium?recipe=holistic&w_bias=4")
-    page.wait_for_selector('[data-testid="stToast"]', timeout=20_000)
+    page.wait_for_selector('[data-testid="stToast"]', timeout=60_000)
     assert "shown as custom weights" in " ".join(page.locator('[data-testid="stToast"]').all_inner_texts())
     assert checked(page, "Recipe") == "custom"
     assert slider_value(page, "Bias") == "4"
@@ -247,11 +247,11 @@ def test_a_linked_custom_recipe_survives_a_direct_switch_to_cost_and_back(server
     weights = '[data-testid="stPlotlyChart"][aria-label^="Current recipe weights"]'
     assert "Accuracy 29%" in page.locator(weights).get_attribute("aria-label")
     page.locator('[data-testid="stSidebarNav"]').get_by_text("Capability vs Cost Pressure").click()
-    page.wait_for_function("() => location.pathname.endsWith('/cost')", timeout=20_000)
+    page.wait_for_function("() => location.pathname.endsWith('/cost')", timeout=60_000)
     wait_settled(page)
     assert_clean(page)
     page.locator('[data-testid="stSidebarNav"]').get_by_text("One Recipe Reorders The Podium").click()
-    page.wait_for_function("() => location.pathname.endsWith('/podium')", timeout=20_000)
+    page.wait_for_function("() => location.pathname.endsWith('/podium')", timeout=60_000)
     wait_settled(page)
     label = page.locator(weights).get_attribute("aria-label")
     assert "Accuracy 29%" in label and "Toxicity 71%" in label, label

@@ -18,7 +18,7 @@ def test_runs_opens_on_genuine_instances_side_by_side(page, server):
     assert "Llama 3 Instruct (70B)" in main.inner_text() and "Qwen2 Instruct (72B)" in main.inner_text()
     # XSTest: both judges' scores; the choice goes into the URL.
     page.get_by_role("radio", name="XSTest", exact=True).click()
-    page.wait_for_function("() => location.search.includes('exam=XSTest')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('exam=XSTest')", timeout=60_000)
     open_url(page, page.url)  # the link reopens the same view
     assert "GPT-4 judge" in main.inner_text() and "Claude judge" in main.inner_text()
     assert parse_qs(urlparse(page.url).query).get("exam") == ["XSTest"]

@@ -65,7 +65,7 @@ def test_genuine_run_first_and_the_simulation_labelled_on_screen(server, page):
     text = page.locator('[data-testid="stMain"]').inner_text()
     assert "A genuine HELM run" in text and "Simulation · not HELM data" not in text
     page.get_by_role("radio", name="simulation", exact=True).click()
-    page.wait_for_function("() => location.search.includes('cal_source=simulation')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('cal_source=simulation')", timeout=60_000)
     wait_settled(page)
     text = page.locator('[data-testid="stMain"]').inner_text()
     assert "Simulation · not HELM data" in text
@@ -92,11 +92,11 @@ def test_calibration_state_round_trip(server, browser, page):
     thumb.focus()
     thumb.press("ArrowRight")
     thumb.press("ArrowRight")
-    page.wait_for_function("() => location.search.includes('cal_conf=0.7')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('cal_conf=0.7')", timeout=60_000)
     wait_settled(page)
     assert float(_metric(page, "ECE")) > float(before)
     page.get_by_role("radio", name="uniform", exact=True).click()
-    page.wait_for_function("() => location.search.includes('cal_bins=uniform')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('cal_bins=uniform')", timeout=60_000)
     wait_settled(page)
     ece_uniform = _metric(page, "ECE")
     q = _params(page.url)
@@ -109,7 +109,7 @@ def test_calibration_state_round_trip(server, browser, page):
 
     open_section(page, "Accuracy and calibration")
     _choose(page, "Scenario", "OpenbookQA")
-    page.wait_for_function("() => location.search.includes('cal_scenario=OpenbookQA')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('cal_scenario=OpenbookQA')", timeout=60_000)
     wait_settled(page)
     rho = _metric(page, "Rank correlation, accuracy vs ECE")
     assert rho.startswith("-")
@@ -122,7 +122,7 @@ def test_calibration_state_round_trip(server, browser, page):
 
     open_section(page, "Switch interfaces")
     page.get_by_role("radio", name="separate-calibrated", exact=True).click()
-    page.wait_for_function("() => location.search.includes('cal_method=separate-calibrated')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('cal_method=separate-calibrated')", timeout=60_000)
     wait_settled(page)
 
     def same_interface(fresh):
@@ -141,9 +141,9 @@ def test_sensitivity_state_round_trip(server, browser, page):
     open_url(page, f"{server}/sensitivity")
     assert _selected(page, "Scenario") == "NaturalQuestions (open-book)"
     _choose(page, "Scenario", "BoolQ")
-    page.wait_for_function("() => location.search.includes('sens_scenario=BoolQ')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('sens_scenario=BoolQ')", timeout=60_000)
     page.get_by_role("radio", name="spread", exact=True).click()
-    page.wait_for_function("() => location.search.includes('sens_sort=spread')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('sens_sort=spread')", timeout=60_000)
     wait_settled(page)
     median = _metric(page, "Median range")
 
@@ -172,7 +172,7 @@ def test_bad_link_value_shows_a_notice(server, page, query, key):
     # A toast shows for a few seconds: watch for it from the start instead of after the page settles.
     page.goto(f"{server}/{query}", wait_until="domcontentloaded")
     toast = page.locator('[data-testid="stToast"]').filter(has_text=key)
-    toast.first.wait_for(timeout=30_000)
+    toast.first.wait_for(timeout=60_000)
     assert "not a valid value" in toast.first.inner_text()
     wait_settled(page)
     assert key not in _params(page.url)  # the bad value is dropped from the link

@@ -62,11 +62,11 @@ def _start_room(page) -> tuple[str, str]:
     page.get_by_role("button", name="Audience").click()
     page.get_by_role("button", name="Start a live room").click()
     wait_settled(page)
-    body = page.locator('[data-testid="stPopoverBody"]').first.inner_text(timeout=15_000)
+    body = page.locator('[data-testid="stPopoverBody"]').first.inner_text(timeout=60_000)
     follow = re.search(r"(https?://\S+\?follow=\w+)", body).group(1)
     page.keyboard.press("Escape")
     page.get_by_role("button", name="Speaker").click()
-    speaker = page.get_by_role("link", name="Open speaker view").get_attribute("href", timeout=15_000)
+    speaker = page.get_by_role("link", name="Open speaker view").get_attribute("href", timeout=60_000)
     page.keyboard.press("Escape")
     return follow, speaker
 
@@ -127,7 +127,7 @@ def test_a_live_episode(live_server, browser, tmp_path):
             presenter.keyboard.press("PageDown")
             presenter.wait_for_function(
                 "k => new RegExp('Step ' + k + ' of ').test(document.querySelector('.st-key-present_bar').innerText)",
-                arg=step, timeout=30_000)
+                arg=step, timeout=60_000)
             seen = _wait_all(watchers, step)
             latencies += list(seen.values())
             assert all(v < float("inf") for v in seen.values()), (step, seen)
@@ -173,16 +173,21 @@ def test_a_live_episode(live_server, browser, tmp_path):
         open_url(follower2, follow2)
         assert _wait_all({"f2": (follower2, _follower_step)}, 1)["f2"] < 5
         presenter.keyboard.press("PageDown")
+        presenter.wait_for_function(
+            "k => new RegExp('Step ' + k + ' of ').test(document.querySelector('.st-key-present_bar').innerText)",
+            arg=now + 1, timeout=60_000)
         assert _wait_all({"f1": (followers[0], _follower_step)}, now + 1)["f1"] < 5
         assert _follower_step(follower2) == 1 and _presenter_step(presenter2) == 1
         presenter2.keyboard.press("PageDown")
+        presenter2.wait_for_function(
+            "() => /Step 2 of /.test(document.querySelector('.st-key-present_bar').innerText)", timeout=60_000)
         assert _wait_all({"f2": (follower2, _follower_step)}, 2)["f2"] < 5
         assert _presenter_step(presenter) == now + 1 and _follower_step(followers[0]) == now + 1
 
         # The speaker view's chapters: every step, increasing times.
         spk.get_by_text("Chapter markers").click()
         wait_settled(spk)
-        with spk.expect_download(timeout=30_000) as info:
+        with spk.expect_download(timeout=60_000) as info:
             spk.get_by_role("button", name="Slides with times (CSV)").click()
         rows = list(csv.DictReader(io.StringIO(Path(info.value.path()).read_text(encoding="utf-8"))))
         slides_seen = [int(r["slide"]) for r in rows]

@@ -48,7 +48,7 @@ def test_upload_switches_every_page(server, page, tmp_path):
     page.locator('[data-testid="stSidebar"]').get_by_text("HELM classic v0.4.0 (bundled)").click()
     page.wait_for_function(
         """() => [...document.querySelectorAll('[data-testid="stMetric"]')]
-                 .some(m => m.innerText.includes('Models') && m.innerText.includes('67'))""", timeout=30_000)
+                 .some(m => m.innerText.includes('Models') && m.innerText.includes('67'))""", timeout=60_000)
     wait_settled(page)
     assert_clean(page)
     assert "16 × 7 Core Grid" in page.locator('[data-testid="stSidebarNav"]').inner_text()
@@ -102,10 +102,10 @@ def test_run_and_instance_go_into_the_url_and_back(local_server, browser, page):
     main = page.locator('[data-testid="stMain"]')
     main.locator('[data-testid="stSelectbox"]').filter(has_text="Run (").click()
     page.get_by_role("option", name=MMLU).click()
-    page.wait_for_function("() => location.search.includes('run=mmlu')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('run=mmlu')", timeout=60_000)
     wait_settled(page)
     page.locator('[data-testid="stPaginationNext"]').first.click()  # "Next page"
-    page.wait_for_function("() => location.search.includes('instance=2')", timeout=15_000)
+    page.wait_for_function("() => location.search.includes('instance=2')", timeout=60_000)
     wait_settled(page)
     url = page.url
     ctx = browser.new_context()
@@ -121,5 +121,5 @@ def test_run_and_instance_go_into_the_url_and_back(local_server, browser, page):
 def test_bad_run_in_the_link_gives_a_notice(local_server, browser, page):
     open_url(page, f"{local_server}/runs?run=nope")
     assert_clean(page)
-    page.get_by_text("Ignored the link's").first.wait_for(timeout=15_000)
+    page.get_by_text("Ignored the link's").first.wait_for(timeout=60_000)
     assert "Instance 1 of" in page.locator('[data-testid="stMain"]').inner_text()
