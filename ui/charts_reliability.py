@@ -220,7 +220,8 @@ def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario
                            d["range"].map(fmt_value), d["n_runs"].map(lambda v: "?" if not np.isfinite(v) else fmt.count(v))],
                           axis=-1)
         hover = (f"<b>%{{y}}</b><br>{metric_text}: min %{{customdata[0]}}, mean %{{customdata[1]}}, "
-                 f"max %{{customdata[2]}}<br>range %{{customdata[3]}} over %{{customdata[4]}} runs ({name})<extra></extra>")
+                 f"max %{{customdata[2]}}<br>range %{{customdata[3]}} over %{{customdata[4]}} runs ({name})"
+                 "<extra></extra>")
         for end, label in (("min", "min"), ("max", "max")):
             fig.add_trace(go.Scatter(x=d[end], y=d["model_text"], mode="markers", name=f"{label} ({kind})",
                                      showlegend=False,
