@@ -229,7 +229,7 @@ def grid_details(ctx: Ctx, view: View, event) -> None:
         st.caption("Values HELM flags as strongly contaminated (☠, a model trained on that dataset) are left out "
                    "of the best, as in HELM's win rates; they stay in the table, marked.")
     if d.values.empty:
-        st.info(f"No model of the cohort has a value for {scenario} × {GROUP_LABELS[group]}.")
+        st.info(f"No model of the cohort has a value for {TEXT(scenario)} × {GROUP_LABELS[group]}.")
     else:
         st.dataframe(d.values, hide_index=True, width="stretch",
                      column_config={m: st.column_config.NumberColumn(m, format="%.3g" if group == "efficiency"
@@ -240,7 +240,7 @@ def grid_details(ctx: Ctx, view: View, event) -> None:
             first = d.metrics[0]
             direction = d.directions.get(first)
             order = "lowest first" if direction else ("highest first" if direction is False else "as listed")
-            st.caption(f"Sorted by {first}, {order}.")
+            st.caption(f"Sorted by {TEXT(first)}, {order}.")
     if d.missing:
         with st.expander(f"{fmt.count(len(d.missing), 'model')} of the cohort without a value"):
             st.text("\n".join(d.missing))

@@ -338,16 +338,17 @@ def track_details(ctx: Ctx, view: View, event) -> None:
     components.pick_by_click(event, pair_tokens, key="pair")
     state.allow("pair", pair_tokens)
     default_idx = pair_tokens.index(DEFAULT_PAIR) if DEFAULT_PAIR in pair_tokens else 0
-    c1, c2 = st.columns(1 if ctx.phone else 2)
+    cols = st.columns(1 if ctx.phone else 2)
+    c1, c2 = cols[0], cols[-1]  # one column on a phone
     with c1:
         token = st.selectbox("Scenario and metric for the scatter (click a cell above, or pick here)",
                              options=pair_tokens, index=default_idx, key="pair", bind="query-params")
-    with (c2 if not ctx.phone else c1):
+    with c2:
         chosen = profile_picker(ctx, f"Models to star in the scatter (up to {metrics.MAX_PROFILE_MODELS})",
                                 tip="The models of the per-model profile, starred here: one choice for both sections.")
     if not token:
         return
-    scenario, group = token.split("|")
+    scenario, _, group = token.rpartition("|")  # a scenario's name may hold "|" itself
     pv = pair_values(scenario, group, models, bias_metric)
     row = corr[(corr["scenario"] == scenario) & (corr["metric_group"] == group)].iloc[0]
     if pv.empty:

@@ -403,7 +403,8 @@ def _nq_row(nq: pd.DataFrame | None, name: str):
 
 
 def _claim_rows(nq: pd.DataFrame | None, claims) -> pd.DataFrame:
-    """The paper's numbers (F1 points and % turned into 0–1) beside the release's values, one row per mark."""
+    """The paper's numbers (F1 points and % turned into 0–1) beside the release's values, one row per mark; a
+    label's two lines (model, what is shown) split by a newline (the chart escapes each and breaks the line)."""
     top, start, end = (v / 100 for v in claims["format_collapse"].values)
     lo, hi = (v / 100 for v in claims["seed_spread_nq"].values)
     nan = float("nan")
@@ -413,18 +414,18 @@ def _claim_rows(nq: pd.DataFrame | None, claims) -> pd.DataFrame:
         r = _nq_row(nq, model)
         if r is not None:
             seeded = r["kind"] == "seeds"
-            rows.append({"label": f"{model}<br>{label}", "source": "data", "low": r["min"], "high": r["max"],
+            rows.append({"label": f"{model}\n{label}", "source": "data", "low": r["min"], "high": r["max"],
                          "point": r["mean"],
                          "text": fmt.value(r["mean"]) + (f" (seeds {fmt.value(r['min'], 2)}–{fmt.value(r['max'], 2)})"
                                                           if seeded and r["max"] > r["min"] else "")})
 
     data(BLOOM, "HELM's default format")
-    rows.append({"label": f"{BLOOM}<br>another format (paper)", "source": "paper", "low": end, "high": start,
+    rows.append({"label": f"{BLOOM}\nanother format (paper)", "source": "paper", "low": end, "high": start,
                  "point": nan, "text": f"about {start * 100:g} → {end * 100:g} F1"})
-    rows.append({"label": f"{ANTHROPIC}<br>that format (paper)", "source": "paper", "low": top, "high": top,
+    rows.append({"label": f"{ANTHROPIC}\nthat format (paper)", "source": "paper", "low": top, "high": top,
                  "point": nan, "text": f"{top * 100:g} F1"})
     data(ANTHROPIC, "HELM's default format")
-    rows.append({"label": f"{DAVINCI}<br>range over seeds (paper)", "source": "paper", "low": lo, "high": hi,
+    rows.append({"label": f"{DAVINCI}\nrange over seeds (paper)", "source": "paper", "low": lo, "high": hi,
                  "point": nan, "text": f"{lo * 100:g}%–{hi * 100:g}%"})
     data(DAVINCI, "range over seeds")
     return pd.DataFrame(rows)
@@ -476,7 +477,7 @@ def format_view(ctx: Ctx) -> View:
     rows = _claim_rows(nq, claims)
     mode = ctx.mode if ctx.mode in ("presenter", "phone") else "desktop"
     fig = charts_reliability.claims_beside_data(rows, metric="F1", scenario=NQ_OPEN, mode=mode)
-    shown = rows.assign(label=rows["label"].str.replace("<br>", " · ", regex=False))
+    shown = rows.assign(label=rows["label"].str.replace("\n", " · ", regex=False))
     chart = Chart(fig, key="sensitivity_claims", data=shown, data_name="format_claims_beside_data",
                   alt=f"The paper's claims on {NQ_OPEN} beside {ctx.rel.name}'s values: " + "; ".join(
                       f"{r.label} ({r.source}): {r.text}" for r in shown.itertuples()) + ".")

@@ -7,7 +7,7 @@ Pure (no Streamlit import). Pick the function by where the text goes, never by w
 | `st.markdown`, `st.caption`, `st.info`..., a widget's `help`/`label` (Markdown) | `markdown` | backslash escapes |
 | one cell or header of a Markdown table | `table_cell` | `markdown` on one line, `|` escaped too |
 | `st.text`, `st.code`, `st.dataframe` cells, CSV, a chart's `alt` text | `plain` | nothing: shown as typed |
-| plotly text (titles, tick labels, hover text, annotations) | `chart_label` | `&`, `<`, `>` as entities |
+| plotly text (titles, tick labels, legend, text, hover text, annotations) | `chart_label` | `&`, `<`, `>` (and the `{` of `%{`) as entities |
 | an attribute of raw HTML | `html_attr` | `html.escape(quote=True)` |
 
 Markdown gets backslash escapes, not HTML entities: Streamlit's Markdown shows an entity such as `&#95;` as typed,
@@ -62,10 +62,13 @@ def plain(value: object) -> str:
 
 
 def chart_label(value: object) -> str:
-    """Text for plotly (titles, axis and tick labels, hover text, annotations, legend names). Plotly reads a
-    subset of HTML in these (<b>, <br>, <a href>, <span style>...) and decodes entities, so `&`, `<` and `>` become
-    `&amp;`, `&lt;`, `&gt;` and the text shows literally. Not for a hovertemplate's own %{...} fields."""
-    return _text(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Text for plotly (titles, axis and tick labels, category values, legend names, `text`, hover text,
+    annotations). Plotly reads a subset of HTML in these (<b>, <br>, <a href>, <span style>...) and decodes entities,
+    so `&`, `<` and `>` become `&amp;`, `&lt;`, `&gt;` and the text shows literally. A hovertemplate also reads
+    `%{name}` as a field: the `{` of a `%{` in the text becomes `&#123;` (decoded when plotly draws it), so the
+    escaped text can be put into a template beside the template's own fields. Escape once, where the text enters
+    the figure; the builder's own markup (`<br>`, `<b>`) goes around the escaped text."""
+    return _text(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("%{", "%&#123;")
 
 
 def html_attr(value: object) -> str:
@@ -80,5 +83,5 @@ def unmarkdown(text: str) -> str:
 
 
 def unchart_label(text: str) -> str:
-    """The literal text a `chart_label` result shows as (its three entities decoded)."""
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    """The literal text a `chart_label` result shows as (its entities decoded)."""
+    return text.replace("%&#123;", "%{").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")

@@ -100,10 +100,11 @@ def cell_token(scenario: str, group: str) -> str:
 
 def parse_cell_token(token: str, release: Release | None = None) -> tuple[str, str]:
     """(scenario, group) of a cell token; ValueError for anything that is not one of the grid's cells (the 112 of
-    classic, or the release's scenarios × the seven groups)."""
-    if not isinstance(token, str) or token.count(TOKEN_SEP) != 1:
+    classic, or the release's scenarios × the seven groups). The group follows the last separator: a scenario's name
+    may hold one itself (names from a visitor's files keep their characters)."""
+    if not isinstance(token, str) or TOKEN_SEP not in token:
         raise ValueError(f"not a cell token (expected 'Scenario{TOKEN_SEP}group'): {str(token)[:60]!r}")
-    scenario, group = token.split(TOKEN_SEP)
+    scenario, _, group = token.rpartition(TOKEN_SEP)
     if scenario not in grid_scenarios(release):
         raise ValueError(f"unknown grid scenario {scenario[:60]!r}")
     if group not in CORE_GROUPS:

@@ -1,4 +1,10 @@
-"""Plotly figure builders. They take tidy frames from helm_core and return figures; no Streamlit here."""
+"""Plotly figure builders. They take tidy frames from helm_core and return figures; no Streamlit here.
+
+Text from the data (model, scenario, metric, release names, anything a visitor's HELM output names) reaches plotly
+through helm_core.escape.chart_label exactly once, where it enters the figure (category values, tick text, trace
+names, text, the customdata a hovertemplate shows, titles, annotations), so plotly draws it literally; the builders'
+own markup (`<br>`, `<b>`, `<i>`) goes around the escaped text. A category axis is escaped alike everywhere it is
+referenced (values, categoryarray, tickvals); a customdata token that a click selects stays raw (first column)."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,6 +12,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from helm_core import fmt
+from helm_core.escape import chart_label
 
 from . import palette
 
@@ -17,6 +24,7 @@ BLANK_SYMBOL = "x-thin-open"
 
 
 def base_layout(fig: go.Figure, *, height: int | None = None, title: str | None = None) -> go.Figure:
+    """The app's colours, margins and legend; `title` is plotly text (escaped by the caller)."""
     fig.update_layout(
         colorway=palette.SERIES,
         margin=dict(l=10, r=10, t=40 if title else 10, b=10),
@@ -46,9 +54,14 @@ def fmt_value(v: float, digits: int = 3) -> str:
     return fmt.value(v, digits)
 
 
+def chart_labels(values) -> list[str]:
+    """Each value as plotly text (helm_core.escape.chart_label), e.g. a category axis's values or order."""
+    return [chart_label(v) for v in values]
+
+
 def wrap_label(text: str, width: int = 70) -> str:
-    """A label broken into lines of at most `width` characters at spaces (`<br>` between lines); a word longer
-    than `width` stays whole."""
+    """Plain text broken into lines of at most `width` characters at spaces, each line escaped for plotly
+    (chart_label) and `<br>` between them; a word longer than `width` stays whole."""
     words, lines, line = str(text).split(" "), [], ""
     for w in words:
         if line and len(line) + 1 + len(w) > width:
@@ -58,7 +71,7 @@ def wrap_label(text: str, width: int = 70) -> str:
             line = f"{line} {w}" if line else w
     if line:
         lines.append(line)
-    return "<br>".join(lines)
+    return "<br>".join(chart_label(ln) for ln in lines)
 
 
 def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: list[str]) -> go.Figure:
@@ -68,20 +81,22 @@ def exam_dot_matrix(exam: pd.DataFrame, model_order: list[str], scenario_order: 
     measured = exam[exam["measured"]]
     blank = exam[~exam["measured"]]
     fig.add_trace(go.Scatter(
-        x=measured["scenario"], y=measured["model"], mode="markers", name="measured",
+        x=chart_labels(measured["scenario"]), y=chart_labels(measured["model"]), mode="markers", name="measured",
         marker=dict(symbol="circle", size=9, color=palette.DATA),
-        customdata=np.stack([measured["metric"], measured["value"].map(fmt_value)], axis=-1) if len(measured) else None,
+        customdata=np.stack([chart_labels(measured["metric"]), measured["value"].map(fmt_value)], axis=-1)
+        if len(measured) else None,
         hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata[0]} = %{customdata[1]}<extra></extra>",
     ))
     fig.add_trace(go.Scatter(
-        x=blank["scenario"], y=blank["model"], mode="markers", name="blank: HELM has no value",
+        x=chart_labels(blank["scenario"]), y=chart_labels(blank["model"]), mode="markers",
+        name="blank: HELM has no value",
         marker=dict(symbol=BLANK_SYMBOL, size=9, color=palette.NEUTRAL, line=dict(width=2, color=palette.NEUTRAL)),
-        customdata=blank[["metric"]].to_numpy() if len(blank) else None,
+        customdata=np.array(chart_labels(blank["metric"]), dtype=object).reshape(-1, 1) if len(blank) else None,
         hovertemplate="<b>%{y}</b><br>%{x}<br>%{customdata[0]}: not measured<extra></extra>",
     ))
-    fig.update_xaxes(categoryorder="array", categoryarray=scenario_order, tickangle=-40, side="top",
+    fig.update_xaxes(categoryorder="array", categoryarray=chart_labels(scenario_order), tickangle=-40, side="top",
                      range=[-0.5, len(scenario_order) - 0.5], automargin=True)
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(model_order)),
+    fig.update_yaxes(categoryorder="array", categoryarray=chart_labels(reversed(model_order)),
                      range=[-0.5, len(model_order) - 0.5], automargin=True)
     base_layout(fig, height=18 * len(model_order) + 190)
     # The scenario names sit on top; the legend goes below the dots so it never covers them.
@@ -103,10 +118,10 @@ def exam_patterns_chart(patterns: pd.DataFrame, scenario_order: list[str], *, mo
     heads = []
     for r in patterns.itertuples():
         if r.n_models == 1 and (phone or n_cols <= 6):
-            text = str(r.models[0]) if phone else wrap_label(str(r.models[0]), per_line)
+            text = chart_label(r.models[0]) if phone else wrap_label(str(r.models[0]), per_line)
         elif not phone and r.n_models <= 5 and n_cols <= 4 and r.n_missing:
             # a few models with the same blanks, on a wide column: each named on a line of its own
-            text = fmt.count(r.n_models, "model") + ":<br>" + "<br>".join(str(m) for m in r.models)
+            text = fmt.count(r.n_models, "model") + ":<br>" + "<br>".join(chart_labels(r.models))
         else:
             text = fmt.count(r.n_models, "model")
         heads.append(text)
@@ -118,7 +133,7 @@ def exam_patterns_chart(patterns: pd.DataFrame, scenario_order: list[str], *, mo
         for s in scenario_order:
             key = "blank: HELM has no value" if s in r.missing else "measured"
             rows[key][0].append(x)
-            rows[key][1].append(s)
+            rows[key][1].append(chart_label(s))
             rows[key][2].append(f"{fmt.count(r.n_models, 'model')}: {who}")
     size = 11 if phone else 18
     for name, (x, y, who, colour, symbol) in rows.items():
@@ -131,7 +146,7 @@ def exam_patterns_chart(patterns: pd.DataFrame, scenario_order: list[str], *, mo
     fig.update_xaxes(type="category", categoryorder="array", categoryarray=xs, tickmode="array", tickvals=xs,
                      ticktext=heads, side="top", tickangle=-90 if phone else 0, range=[-0.5, n_cols - 0.5],
                      showgrid=False, automargin=True, fixedrange=True)
-    fig.update_yaxes(type="category", categoryorder="array", categoryarray=list(reversed(scenario_order)),
+    fig.update_yaxes(type="category", categoryorder="array", categoryarray=chart_labels(reversed(scenario_order)),
                      range=[-0.5, len(scenario_order) - 0.5], automargin=True, fixedrange=True)
     base_layout(fig, height=(24 if phone else 34) * len(scenario_order) + (230 if phone else 150))
     return fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.02, yref="paper", x=0),

@@ -9,8 +9,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
+from helm_core.escape import chart_label
+
 from . import palette
-from .charts import BLUE, GREY, SKY, base_layout, fmt_value, wrap_label
+from .charts import BLUE, GREY, SKY, base_layout, chart_labels, fmt_value, wrap_label
 
 SYMBOLS = ["circle", "diamond", "square", "triangle-up", "cross", "star", "triangle-down", "hexagon"]
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
@@ -22,7 +24,8 @@ ROW_PX = 38
 
 
 def _stack(df: pd.DataFrame, cols: list[str]) -> np.ndarray | None:
-    return df[cols].astype(str).to_numpy() if len(df) else None
+    """Columns of `df` as customdata a hovertemplate shows: plotly text (chart_label)."""
+    return df[cols].astype(str).map(chart_label).to_numpy() if len(df) else None
 
 
 def _square_axes(fig: go.Figure, x_order: list[str], y_order: list[str]) -> None:
@@ -44,6 +47,7 @@ GRID_HOVER = (
 
 
 def _grid_custom(cells: pd.DataFrame) -> np.ndarray | None:
+    """A tile's customdata: its raw token first (what a click selects), then the hover's text (plotly text)."""
     if cells.empty:
         return None
     c = cells.copy()
@@ -56,11 +60,14 @@ def _grid_custom(cells: pd.DataFrame) -> np.ndarray | None:
         + np.where(c["differs"] != "", " (note: " + c["differs"] + ")", ""),
     )
     c["status"] = [_wrap(s) for s in status]
-    c["best_text"] = c["best_text"].map(lambda s: s.replace("; ", "<br>   "))
+    # "; "-joined as helm_core.grid writes it, wrapped (not split there: a name may hold "; " itself)
+    c["best_text"] = c["best_text"].map(lambda s: _wrap(s, 60))
+    for col in ("scenario", "group_label", "metrics"):
+        c[col] = c[col].map(chart_label)
     return c[["token", "scenario", "group_label", "metrics", "n_of", "best_text", "status"]].astype(str).to_numpy()
 
 
-_wrap = wrap_label  # lines of at most `width` characters, `<br>` between them
+_wrap = wrap_label  # lines of at most `width` characters, each escaped (chart_label), `<br>` between them
 
 
 TILE_HALF = 0.45  # half a tile, in category units: tiles never overlap, a gap of 0.1 between neighbours
@@ -94,7 +101,8 @@ def _tile_index(x_order: list[str], y_order: list[str]) -> tuple[dict[str, int],
 
 def _tile_layout(fig: go.Figure, shapes: list[dict], x_order: list[str], y_order: list[str]) -> go.Figure:
     """Finish a tile grid: category axes spanning exactly the tiles (the legend keys' empty traces would
-    otherwise make them linear), the tiles as shapes, click-to-select, the legend below."""
+    otherwise make them linear), the tiles as shapes, click-to-select, the legend below. The orders are plotly
+    text (escaped as the traces' category values are)."""
     _square_axes(fig, x_order, y_order)
     fig.update_xaxes(type="category", range=[-0.5, len(x_order) - 0.5], showline=False)
     fig.update_yaxes(type="category", range=[-0.5, len(y_order) - 0.5], showline=False)
@@ -117,7 +125,8 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
     drawn after the core ones) are labelled "(other)" in italics, below a dashed line when core rows come first.
     """
     fig = go.Figure()
-    xi, yi = _tile_index(group_order, scenario_order)
+    xi, yi = _tile_index(group_order, scenario_order)  # tile positions (shapes), by the raw names
+    gx, sy = dict(zip(group_order, chart_labels(group_order))), dict(zip(scenario_order, chart_labels(scenario_order)))
     shapes: list[dict] = []
     meas = cells[cells["measured"]]
     empty = meas.iloc[0:0]
@@ -162,26 +171,27 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
     hit = dict(size=CELL_SIZE, color=CLEAR, line=dict(width=0, color=CLEAR))
     pick = dict(selected=dict(marker=dict(opacity=1)), unselected=dict(marker=dict(opacity=1)))
     fig.add_trace(go.Scatter(
-        x=meas["group_label"], y=meas["scenario"], mode="markers+text", name=name, text=text, showlegend=False,
+        x=meas["group_label"].map(gx), y=meas["scenario"].map(sy), mode="markers+text", name=name, text=text,
+        showlegend=False,
         textfont=dict(color=list(text_colour), size=12), textposition="middle center",
         marker=dict(symbol="square", **hit), customdata=_grid_custom(meas), hovertemplate=GRID_HOVER, **pick,
     ))
     if not empty.empty:
         fig.add_trace(go.Scatter(
-            x=empty["group_label"], y=empty["scenario"], mode="markers+text", showlegend=False,
+            x=empty["group_label"].map(gx), y=empty["scenario"].map(sy), mode="markers+text", showlegend=False,
             name="counted here, but no model has a value (∅)", text=["∅"] * len(empty),
             textfont=dict(color="#1F1F1F", size=13), textposition="middle center",
             marker=dict(symbol="square", **hit), customdata=_grid_custom(empty), hovertemplate=GRID_HOVER, **pick,
         ))
     for sub, colour, label in blank_kinds:
         fig.add_trace(go.Scatter(
-            x=sub["group_label"], y=sub["scenario"], mode="markers", name=label, showlegend=False,
+            x=sub["group_label"].map(gx), y=sub["scenario"].map(sy), mode="markers", name=label, showlegend=False,
             marker=dict(symbol=BLANK, **hit), customdata=_grid_custom(sub), hovertemplate=GRID_HOVER, **pick,
         ))
-    _tile_layout(fig, shapes, group_order, scenario_order)
+    _tile_layout(fig, shapes, list(gx.values()), list(sy.values()))
     if other:
-        fig.update_yaxes(tickmode="array", tickvals=list(scenario_order),
-                         ticktext=[f"<i>{s} (other)</i>" if s in other else s for s in scenario_order])
+        fig.update_yaxes(tickmode="array", tickvals=list(sy.values()),
+                         ticktext=[f"<i>{sy[s]} (other)</i>" if s in other else sy[s] for s in scenario_order])
         n_core = sum(s not in other for s in scenario_order)
         if n_core:  # a dashed rule between the core rows and the others
             y = len(scenario_order) - n_core - 0.5
@@ -216,7 +226,7 @@ def coverage_bars(rows: pd.DataFrame, scenarios_word: str = "core-scenario", *, 
     (palette.DATA). Each bar is labelled with its rate; on a phone the labels wrap onto two lines."""
     fig = go.Figure()
     phone = _phone(mode)
-    labels = [_wrap(x, 20) if phone else x for x in rows["label"]]
+    labels = [_wrap(x, 20) if phone else chart_label(x) for x in rows["label"]]
     rows = rows.assign(shown=labels)
     for kind, name, colour, pattern in (("paper claim", "paper claim (hatched)", palette.CLAIM, "/"),
                                         ("computed", "computed from the data", palette.DATA, "")):
@@ -249,14 +259,15 @@ def coverage_counts_chart(counts: pd.DataFrame, total: int, *, mode: str = "desk
     for group in order:  # the paper's cohort first, as in every chart of the page
         sub = counts[counts["group"] == group]
         symbol, colour, pattern = GROUP_STYLE.get(group, ("circle", palette.DATA, ""))
-        names = sub["models"].map(lambda s: _wrap(", ".join(str(s).split("; ")), 60))
+        names = sub["models"].map(lambda s: _wrap(str(s), 60))  # "; "-joined; a name may hold "; " itself
         fig.add_trace(go.Bar(
-            x=sub["measured"], y=sub["n_models"], name=group, text=sub["n_models"].astype(str),
+            x=sub["measured"], y=sub["n_models"], name=chart_label(group), text=sub["n_models"].astype(str),
             textposition="outside", cliponaxis=False,
             marker=dict(color=colour, pattern=dict(shape=pattern, fillmode="overlay", fgcolor="white", solidity=0.3)
                         if pattern else None),
             customdata=np.stack([names.astype(str)], axis=-1),
-            hovertemplate=(f"<b>%{{y}} model(s), {group}</b><br>measured on %{{x}} of {total} scenarios<br>"
+            hovertemplate=(f"<b>%{{y}} model(s), {chart_label(group)}</b><br>"
+                           f"measured on %{{x}} of {total} scenarios<br>"
                            "%{customdata[0]}<extra></extra>"),
         ))
     top = float(counts.groupby("measured")["n_models"].max().max()) if len(counts) else 1.0
@@ -283,30 +294,31 @@ def scenario_coverage_chart(df: pd.DataFrame, scenario_order: list[str], *, mode
         xs, ys = [], []
         for s, sub in df.groupby("scenario", sort=False):
             xs += [float(sub["share"].min()), float(sub["share"].max()), None]
-            ys += [s, s, None]
+            ys += [chart_label(s)] * 2 + [None]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=palette.NEUTRAL, width=2),
                                  hoverinfo="skip", showlegend=False))
     for (group, sub), cx in zip(df.groupby("group", sort=False), col_x):
         symbol, colour, _ = GROUP_STYLE.get(group, ("circle", palette.DATA, ""))
         custom = np.stack([sub["measured"].astype(str), sub["total"].astype(str)], axis=-1)
+        y = chart_labels(sub["scenario"])
         fig.add_trace(go.Scatter(
-            x=sub["share"], y=sub["scenario"], mode="markers", name=f"{group} ({int(sub['total'].iloc[0])})",
+            x=sub["share"], y=y, mode="markers", name=f"{chart_label(group)} ({int(sub['total'].iloc[0])})",
             showlegend=True,
             marker=dict(symbol=symbol, size=13, color=colour), customdata=custom,
-            hovertemplate=(f"<b>%{{y}}</b><br>{group}: %{{customdata[0]}} of %{{customdata[1]}} models "
+            hovertemplate=(f"<b>%{{y}}</b><br>{chart_label(group)}: %{{customdata[0]}} of %{{customdata[1]}} models "
                            "(%{x:.0%})<extra></extra>"),
         ))
         fig.add_trace(go.Scatter(
-            x=[cx] * len(sub), y=sub["scenario"], mode="text", showlegend=False, hoverinfo="skip",
+            x=[cx] * len(sub), y=y, mode="text", showlegend=False, hoverinfo="skip",
             text=[f"{m}/{t}" for m, t in zip(sub["measured"], sub["total"])], textposition="middle center",
             textfont=dict(color=colour, size=12),
         ))
     right = col_x[-1] + step * 0.6 if col_x else 1.1
     fig.update_xaxes(range=[-0.04, right], tickvals=[0, 0.5, 1], tickformat=".0%",
                      title="share of models with a value" if phone else "share of models with a main-metric value")
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(scenario_order)), automargin=True)
+    fig.update_yaxes(categoryorder="array", categoryarray=chart_labels(reversed(scenario_order)), automargin=True)
     if phone:  # long scenario names on two lines, so the plot keeps room for its markers and counts
-        fig.update_yaxes(tickmode="array", tickvals=list(scenario_order),
+        fig.update_yaxes(tickmode="array", tickvals=chart_labels(scenario_order),
                          ticktext=[_wrap(s, 16) for s in scenario_order])
     base_layout(fig, height=(38 if phone else ROW_PX) * len(scenario_order) + 110)
     return fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0))
@@ -319,11 +331,11 @@ def ground_curve(curves: dict[str, pd.DataFrame], total: int, *, mode: str = "de
         lost = c["lost"].replace("", "nothing").map(lambda s: _wrap(s, 60))
         colour = palette.SERIES[i % len(palette.SERIES)]
         fig.add_trace(go.Scatter(
-            x=c["step"], y=c["shared"], mode="lines+markers", name=name,
+            x=c["step"], y=c["shared"], mode="lines+markers", name=chart_label(name),
             line=dict(shape="hv", dash=DASHES[i % 6], color=colour, width=2.5),
             marker=dict(symbol=SYMBOLS[i % 8], size=8, color=colour),
-            customdata=np.stack([c["model"].astype(str), lost.astype(str)], axis=-1),
-            hovertemplate=(f"<b>{name}</b><br>after %{{x}} model(s), last added: %{{customdata[0]}}<br>"
+            customdata=np.stack([chart_labels(c["model"].astype(str)), lost.astype(str)], axis=-1),
+            hovertemplate=(f"<b>{chart_label(name)}</b><br>after %{{x}} model(s), last added: %{{customdata[0]}}<br>"
                            f"shared: %{{y}} of {total} scenarios<br>lost at this step: %{{customdata[1]}}"
                            "<extra></extra>"),
         ))
@@ -338,7 +350,7 @@ def overlap_heatmap(overlap: pd.DataFrame, total: int) -> go.Figure:
     """Models × models heatmap of shared scenarios (a desktop screen: every model named, 16 px a row so 12 px
     names never touch; hover names the pair and the count); up to 24 models get the count in each cell. Darker
     blue = more shared (the grid's data shading)."""
-    names = [str(n) for n in overlap.index]
+    names = chart_labels(overlap.index.astype(str))
     z = overlap.to_numpy()
     fig = go.Figure(go.Heatmap(
         z=z, x=names, y=names, zmin=0, zmax=total, colorscale=SEQUENTIAL,
@@ -382,14 +394,14 @@ def profile_radar(profiles: pd.DataFrame, group_order: list[str], *, mode: str =
     for i, (model, sub) in enumerate(profiles.groupby("model", sort=False)):
         sub = sub.set_index("group_label").reindex(group_order)
         r = sub["win_rate"].to_numpy(dtype=float)
-        theta = list(group_order)
+        theta = chart_labels(group_order)
         colour = palette.SERIES[i % len(palette.SERIES)]
         fig.add_trace(go.Scatterpolar(
-            r=np.append(r, r[0]), theta=theta + theta[:1], name=str(model), mode="lines+markers",
+            r=np.append(r, r[0]), theta=theta + theta[:1], name=chart_label(model), mode="lines+markers",
             connectgaps=False,
             line=dict(color=colour, dash=DASHES[i % 6], width=2.5),
             marker=dict(symbol=SYMBOLS[i % 8], size=10, color=colour),
-            hovertemplate=f"<b>{model}</b><br>%{{theta}}: win rate %{{r:.2f}}<extra></extra>",
+            hovertemplate=f"<b>{chart_label(model)}</b><br>%{{theta}}: win rate %{{r:.2f}}<extra></extra>",
         ))
     # The first group sits at the top (90°) and the others follow clockwise: half a sector clockwise of it is free.
     gap = 90 - 180 / max(len(group_order), 1)
@@ -418,16 +430,16 @@ def profile_bars(profiles: pd.DataFrame, group_order: list[str], *, mode: str = 
         sub = sub.set_index("group_label").reindex(group_order)
         r = sub["win_rate"].to_numpy(dtype=float)
         fig.add_trace(go.Bar(
-            x=np.nan_to_num(r, nan=0.0), y=list(group_order), orientation="h", name=str(model),
+            x=np.nan_to_num(r, nan=0.0), y=chart_labels(group_order), orientation="h", name=chart_label(model),
             marker=dict(color=palette.SERIES[i % len(palette.SERIES)],
                         pattern=dict(shape=patterns[i % len(patterns)], fillmode="overlay", fgcolor="white",
                                      solidity=0.3)),
             text=["no value" if np.isnan(v) else f"{v:.2f}" for v in r], textposition="outside", cliponaxis=False,
-            hovertemplate=f"<b>{model}</b><br>%{{y}}: win rate %{{text}}<extra></extra>",
+            hovertemplate=f"<b>{chart_label(model)}</b><br>%{{y}}: win rate %{{text}}<extra></extra>",
         ))
     fig.update_xaxes(range=[0, 1.2], tickvals=[0, 0.5, 1], tickformat=".1f",
                      title="win rate" if _phone(mode) else "win rate (share of the other models beaten)")
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(group_order)), automargin=True)
+    fig.update_yaxes(categoryorder="array", categoryarray=chart_labels(reversed(group_order)), automargin=True)
     base_layout(fig, height=160 + 40 * len(group_order) * max(1, profiles["model"].nunique()))
     return fig.update_layout(barmode="group", legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left",
                                                           x=0))
@@ -452,7 +464,9 @@ def _corr_custom(df: pd.DataFrame) -> np.ndarray | None:
     c["agr_t"] = c["agreement"].map(lambda v: fmt_value(v, 2))
     c["metric_t"] = c["metric"].replace("", "none")
     c["status_t"] = c["status"].replace("ok", "")
-    return c[["token", "scenario", "group_label", "metric_t", "rho_t", "agr_t", "n", "status_t"]].astype(str).to_numpy()
+    shown = ["scenario", "group_label", "metric_t", "rho_t", "agr_t", "n", "status_t"]
+    c[shown] = c[shown].astype(str).map(chart_label)
+    return c[["token", *shown]].astype(str).to_numpy()  # the raw token first: what a click selects
 
 
 def _diverging(v: float) -> str:
@@ -471,7 +485,8 @@ def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order:
     corr = corr[corr["group_label"].isin(group_order)].copy()
     corr["token"] = corr["scenario"] + "|" + corr["metric_group"]
     fig = go.Figure()
-    xi, yi = _tile_index(group_order, scenario_order)
+    xi, yi = _tile_index(group_order, scenario_order)  # tile positions (shapes), by the raw names
+    gx, sy = dict(zip(group_order, chart_labels(group_order))), dict(zip(scenario_order, chart_labels(scenario_order)))
     ok = corr[corr["agreement"].notna()]
     none = corr[corr["agreement"].isna()]
     a = ok["agreement"].to_numpy(dtype=float)
@@ -487,7 +502,8 @@ def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order:
     pick = dict(selected=dict(marker=hidden), unselected=dict(marker=hidden))
     phone = _phone(mode)
     fig.add_trace(go.Scatter(
-        x=ok["group_label"], y=ok["scenario"], mode="markers+text", name="agreement with accuracy (labelled)",
+        x=ok["group_label"].map(gx), y=ok["scenario"].map(sy), mode="markers+text",
+        name="agreement with accuracy (labelled)",
         showlegend=False,
         text=[f"{v:+.2f}" for v in a],
         textfont=dict(size=11 if phone else 12, color=list(np.where(np.abs(a) > 0.6, "white", TILE_TEXT))),
@@ -500,18 +516,18 @@ def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order:
         customdata=_corr_custom(ok), hovertemplate=CORR_HOVER, **pick,
     ))
     fig.add_trace(go.Scatter(
-        x=none["group_label"], y=none["scenario"], mode="markers", name="no correlation (crossed): see hover",
-        showlegend=False, marker=dict(symbol=BLANK, size=CELL_SIZE, color=palette.NEUTRAL, opacity=0),
+        x=none["group_label"].map(gx), y=none["scenario"].map(sy), mode="markers",
+        name="no correlation (crossed): see hover", showlegend=False,
+        marker=dict(symbol=BLANK, size=CELL_SIZE, color=palette.NEUTRAL, opacity=0),
         customdata=_corr_custom(none), hovertemplate=CORR_HOVER, **pick,
     ))
-    _tile_layout(fig, shapes, group_order, scenario_order)
+    _tile_layout(fig, shapes, list(gx.values()), list(sy.values()))
     # Column heads across where they fit (a stage's wide columns), turned on a phone's narrow ones; there, long
     # scenario names wrap onto two lines so the six columns keep room for their labels.
     fig.update_xaxes(tickangle=-90 if phone else 0, tickfont=dict(size=12), automargin=True)
     fig.update_yaxes(automargin=True)
     if phone:
-        fig.update_yaxes(tickmode="array", tickvals=list(scenario_order),
-                         ticktext=[_wrap(s, 16) for s in scenario_order])
+        fig.update_yaxes(tickmode="array", tickvals=list(sy.values()), ticktext=[_wrap(s, 16) for s in scenario_order])
     return fig
 
 
@@ -526,6 +542,7 @@ def pair_scatter(pairs: pd.DataFrame, x_title: str, y_title: str, lower_is_bette
     fig = go.Figure()
     hl = set(highlight or [])
     rest = pairs[~pairs["model"].isin(hl)]
+    x_title, y_title = chart_label(x_title), chart_label(y_title)
     fig.add_trace(go.Scatter(
         x=rest["accuracy"], y=rest["value"], mode="markers", name="models",
         marker=dict(symbol="circle", size=9, color=palette.DATA, opacity=0.85),
@@ -537,7 +554,7 @@ def pair_scatter(pairs: pd.DataFrame, x_title: str, y_title: str, lower_is_bette
     # on each other wherever two models score alike.
     for i, (model, one) in enumerate(sub.groupby("model", sort=False)):
         fig.add_trace(go.Scatter(
-            x=one["accuracy"], y=one["value"], mode="markers", name=str(model), legendgroup="profile",
+            x=one["accuracy"], y=one["value"], mode="markers", name=chart_label(model), legendgroup="profile",
             legendgrouptitle=dict(text=PROFILE_GROUP) if i == 0 else None,
             marker=dict(symbol=STARS[i % len(STARS)], size=15, color=palette.HIGHLIGHT),
             customdata=_stack(one, ["model"]),

@@ -14,9 +14,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from helm_core import fmt
+from helm_core.escape import chart_label
 
 from . import palette
-from .charts import base_layout
+from .charts import base_layout, chart_labels
 from .charts_coverage import _wrap
 
 PAPER_PATTERN = "/"  # hatched fill = a number from the paper (a claim), not from the data
@@ -34,14 +35,10 @@ def phone(mode: str) -> bool:
 
 
 def wrap(text: str, width: int) -> str:
-    """`text` broken onto lines of at most `width` characters at spaces (a word longer than that keeps its line).
-    Each break keeps its space (" <br>"), so the label's text reads as words, not "v0.4.0newest"."""
+    """Plain `text` broken onto lines of at most `width` characters at spaces (a word longer than that keeps its
+    line), escaped for plotly (chart_label). Each break keeps its space (" <br>"), so the label's text reads as
+    words, not "v0.4.0newest"."""
     return _wrap(str(text), width).replace("<br>", " <br>")
-
-
-def _hover(text: str) -> str:
-    """Literal text inside a hovertemplate (plotly reads % and braces there)."""
-    return str(text).replace("%", "%%")
 
 
 def _inside_text(fig: go.Figure, mode: str) -> go.Figure:
@@ -90,10 +87,11 @@ def blank_cells_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
         ("by_design", "blank by design (not in HELM's schema)", palette.NEUTRAL, DESIGN_FILL),
         ("not_run", "blank: not run for this model", palette.NEUTRAL, {}),
     ]
+    labels = chart_labels(df["label"])
     for col, name, color, pattern in parts:
         share = df[col] / df["cells"].where(df["cells"] > 0)
         fig.add_trace(go.Bar(
-            y=df["label"], x=share, name=name, orientation="h",
+            y=labels, x=share, name=name, orientation="h",
             marker=dict(color=color, pattern=pattern or None, line=dict(width=1, color="white")),
             text=[fmt.count(n) if n else "" for n in df[col]], textposition="inside", insidetextanchor="middle",
             customdata=np.stack([df[col], df["cells"]], axis=-1),
@@ -103,7 +101,7 @@ def blank_cells_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     fig.update_layout(barmode="stack", legend_traceorder="normal")
     fig.update_xaxes(tickformat=".0%", range=[0, 1], tickvals=[0, 0.5, 1] if not phone(mode) else [0, 1],
                      title="share of model × scenario cells")
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(df["label"].tolist())), automargin=True)
+    fig.update_yaxes(categoryorder="array", categoryarray=labels[::-1], automargin=True)
     fig = base_layout(fig, height=110 + 34 * len(df))
     return _inside_text(fig, mode)
 
@@ -117,8 +115,8 @@ def rival_set_bars(df: pd.DataFrame, model: str, mode: str = "desktop") -> go.Fi
     rivals = [wrap(r, 20 if phone(mode) else 30) for r in df["rivals"]]
     fig = go.Figure(go.Bar(
         y=rivals, x=df["win_rate"], orientation="h", marker=dict(color=palette.DATA),
-        text=labels, textposition="outside", cliponaxis=False, name=model,
-        hovertemplate="<b>" + _hover(model) + "</b> against %{y}<br>win rate %{x:.3f}<extra></extra>",
+        text=labels, textposition="outside", cliponaxis=False, name=chart_label(model),
+        hovertemplate="<b>" + chart_label(model) + "</b> against %{y}<br>win rate %{x:.3f}<extra></extra>",
     ))
     fig.update_xaxes(range=[0, 1.7 if phone(mode) else 1.45], tickvals=[0, 0.5, 1],
                      title=wrap(f"accuracy win rate of {model}", 40 if phone(mode) else 90))
@@ -145,7 +143,7 @@ def seed_dumbbell(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     names = [f"{m} · {s}" for m, s in zip(df["model"], df["scenario"])]
     y = list(range(len(df)))
     fig = go.Figure(_range_lines(df["min"], df["max"], y, "range over seeds", 3))
-    custom = np.stack([names, df["metric"], df["seeds"]], axis=-1)
+    custom = np.stack([chart_labels(names), chart_labels(df["metric"]), df["seeds"]], axis=-1)
     for col, name, symbol, color in (("min", "worst seed", "triangle-left", palette.DOWN),
                                      ("max", "best seed", "triangle-right", palette.UP),
                                      ("mean", "mean (HELM's value)", "circle", palette.DATA)):
@@ -163,7 +161,7 @@ def seed_dumbbell(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
                                yanchor="bottom", yshift=6, align="left")
         fig.update_yaxes(showticklabels=False, autorange="reversed", range=None)
         return base_layout(fig, height=120 + 62 * len(df))
-    fig.update_yaxes(tickvals=y, ticktext=names, autorange="reversed", automargin=True)
+    fig.update_yaxes(tickvals=y, ticktext=chart_labels(names), autorange="reversed", automargin=True)
     return base_layout(fig, height=110 + 34 * len(df))
 
 
@@ -183,7 +181,7 @@ def contamination_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
         if part.empty:
             continue
         fig.add_trace(go.Bar(
-            y=part["model"], x=part["cells"], orientation="h", name=name, marker=dict(color=color),
+            y=chart_labels(part["model"]), x=part["cells"], orientation="h", name=name, marker=dict(color=color),
             text=[f"{mark} {n}" for n in part["cells"]], textposition="inside", insidetextanchor="middle",
             customdata=np.stack([part["scenarios"].map(lambda s: wrap(s, 60))], axis=-1),
             hovertemplate="<b>%{y}</b><br>" + name + ": %{x} cells<br>%{customdata[0]}<extra></extra>",
@@ -191,7 +189,7 @@ def contamination_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     most = int(per.groupby("model")["cells"].sum().max()) if len(per) else 1
     fig.update_layout(barmode="stack", legend_traceorder="normal")
     fig.update_xaxes(title="flagged model × scenario cells", range=[0, most * 1.05], dtick=max(1, most // 3))
-    fig.update_yaxes(categoryorder="array", categoryarray=order[::-1], automargin=True)
+    fig.update_yaxes(categoryorder="array", categoryarray=chart_labels(order[::-1]), automargin=True)
     fig = base_layout(fig, height=110 + 32 * len(order))
     return _inside_text(fig, mode)
 
@@ -204,20 +202,21 @@ def moving_target_bars(df: pd.DataFrame, model: str, scenario: str, release_name
     """The paper's number (CLAIM, hatched) beside the release's (DATA) per metric. `release_name` None (the release
     does not hold the cell): the paper's numbers alone."""
     fig = go.Figure()
+    metrics = chart_labels(df["metric"])
     fig.add_trace(go.Bar(
-        x=df["metric"], y=df["paper"], name="2022 paper (claim)", marker=dict(color=palette.CLAIM, pattern=PAPER_FILL),
+        x=metrics, y=df["paper"], name="2022 paper (claim)", marker=dict(color=palette.CLAIM, pattern=PAPER_FILL),
         text=[_pct(v) for v in df["paper"]], textposition="outside", cliponaxis=False,
         hovertemplate="%{x}<br>paper: %{y:.1f}%<extra></extra>",
     ))
     if release_name is not None:
         fig.add_trace(go.Bar(
-            x=df["metric"], y=df["release"], name=f"{release_name} (data)", marker=dict(color=palette.DATA),
+            x=metrics, y=df["release"], name=f"{chart_label(release_name)} (data)", marker=dict(color=palette.DATA),
             text=[_pct(v) for v in df["release"]], textposition="outside", cliponaxis=False,
-            hovertemplate="%{x}<br>" + _hover(release_name) + ": %{y:.1f}%<extra></extra>",
+            hovertemplate="%{x}<br>" + chart_label(release_name) + ": %{y:.1f}%<extra></extra>",
         ))
     fig.update_layout(barmode="group", showlegend=True)
     fig.update_yaxes(range=[0, 100], title="%", ticksuffix="%", tickvals=[0, 50, 100] if stage(mode) else None)
-    fig.update_xaxes(title=f"{model} on {scenario}")
+    fig.update_xaxes(title=f"{chart_label(model)} on {chart_label(scenario)}")
     return base_layout(fig, height=360)
 
 
@@ -249,10 +248,10 @@ def paper_findings(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
         digits = 3 if part["value"].max() < 10 else 1
         labels = [wrap(x, label_w) for x in part["label"]]
         fig.add_trace(go.Bar(
-            y=labels, x=part["value"], orientation="h", showlegend=False, name=part["title"].iloc[0],
+            y=labels, x=part["value"], orientation="h", showlegend=False, name=chart_label(part["title"].iloc[0]),
             marker=dict(color=palette.CLAIM, pattern=PAPER_FILL),
             text=[f"{v:.{digits}f}" for v in part["value"]], textposition="outside", cliponaxis=False,
-            hovertemplate="%{y}: %{x} " + _hover(part["unit"].iloc[0]) + " (paper claim)<extra></extra>",
+            hovertemplate="%{y}: %{x} " + chart_label(part["unit"].iloc[0]) + " (paper claim)<extra></extra>",
         ), row=i, col=1)
         # The panel's title on top of its band, inside the plot, from the left edge of the labels.
         fig.add_annotation(text=f"<b>{titles[i - 1]}</b>", x=0, xref="paper", xanchor="left", y=top, yref="paper",
@@ -298,7 +297,7 @@ def cell_runs(cells: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     from helm_core.data import GROUP_LABELS
 
     labels = [m if GROUP_LABELS.get(g, g) in m else f"{GROUP_LABELS.get(g, g)} ({m})"
-              for g, m in zip(cells["metric_group"], cells["metric"])]
+              for g, m in zip(cells["metric_group"], cells["metric"])]  # plain; wrap escapes
     labels = [wrap(x, 18 if phone(mode) else 40) for x in labels]
     fig = go.Figure(_range_lines(cells["run_min"], cells["run_max"], labels, "range of the runs", 4))
     runs = cells["n_runs"].fillna(0).astype(int).to_numpy()

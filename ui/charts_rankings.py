@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from helm_core import fmt
 from helm_core.data import GROUP_LABELS
-from helm_core.escape import chart_label
+from helm_core.escape import chart_label, unchart_label
 
 from . import palette
 from .charts import base_layout, fmt_value
@@ -45,11 +45,7 @@ def _plot_width(mode: str) -> int:
 def text_px(text: str, font: int) -> float:
     """The width a line of text takes, estimated (the longest line of a <br>-wrapped label)."""
     lines = str(text).split("<br>")
-    return max(len(chart_unescape(ln)) for ln in lines) * font * CHAR
-
-
-def chart_unescape(text: str) -> str:
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return max(len(unchart_label(ln)) for ln in lines) * font * CHAR
 
 
 def wrap(text: str, width: int) -> str:
@@ -474,6 +470,7 @@ def capability_cost_bubble(
     phone = mode == "phone"
     placed = frame[frame["capability"].notna()].copy()
     placed["name_text"] = placed["model"].map(chart_label)
+    placed["access_text"] = placed["access"].map(chart_label)
     placed["params_text"] = [fmt.params(p, s) for p, s in zip(placed["params"], placed["params_speculative"])]
     placed["runtime_text"] = placed["runtime_s"].map(fmt.seconds)
     placed["harm_text"] = placed["harm"].map(lambda v: fmt_value(v, 4))
@@ -482,7 +479,7 @@ def capability_cost_bubble(
         placed.loc[bad, y] = np.nan
     f = placed[placed[y].notna()]
     band = placed[placed[y].isna()]
-    cd_cols = ["name_text", "access", "params_text", "runtime_text", "harm_text"]
+    cd_cols = ["name_text", "access_text", "params_text", "runtime_text", "harm_text"]
     hover = ("<b>%{customdata[0]}</b> (%{customdata[1]})<br>" + chart_label(x_label) + ": %{x:.3f}<br>"
              "runtime: %{customdata[3]}<br>parameters: %{customdata[2]}<br>" + chart_label(harm_label)
              + ": %{customdata[4]}<extra></extra>")
@@ -535,7 +532,7 @@ def capability_cost_bubble(
                     marker.update(color=palette.NEUTRAL)
                 trace_name = name if has_harm else f"{name}; no harm value (grey)"
                 if where == "band":
-                    trace_name = f"band: {band_label}: {trace_name}"
+                    trace_name = f"band: {chart_label(band_label)}: {trace_name}"
                 fig.add_trace(go.Scatter(
                     x=part["capability"], y=part[y] if where == "chart" else band_y[part.index],
                     mode="markers", marker=marker, showlegend=where == "chart" and not has_harm, name=trace_name,

@@ -11,8 +11,10 @@ import pandas as pd
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from helm_core.escape import chart_label
+
 from . import palette
-from .charts import BLANK_SYMBOL, base_layout
+from .charts import BLANK_SYMBOL, base_layout, chart_labels
 from .charts_critique import phone, stage, wrap
 
 
@@ -25,7 +27,7 @@ def timeline_bars(summary: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     the top). Each release's label carries its newest model's date (the files hold no publication date)."""
     panels = [("models", "Models"), ("scenarios", "Scenarios"), ("groups_measured", "Metric groups of the seven")]
     narrow = phone(mode)
-    labels = [wrap(n, 20 if narrow else 26) + f" <br>newest model {d or 'unknown'}"
+    labels = [wrap(n, 20 if narrow else 26) + f" <br>newest model {chart_label(d or 'unknown')}"
               for n, d in zip(summary["name"], summary["newest_model_date"])]
     if narrow:
         fig = make_subplots(rows=3, cols=1, subplot_titles=[t for _, t in panels], vertical_spacing=0.12)
@@ -56,7 +58,7 @@ def group_presence_grid(presence: pd.DataFrame, names: dict[str, str], labels: d
     narrow = phone(mode)
     rel_label = {r: wrap(names[r], 9 if narrow else 22) for r in presence.index}
     long["name"] = long["release"].map(rel_label)
-    long["label"] = long["group"].map(labels)
+    long["label"] = long["group"].map(labels).map(chart_label)
     big = stage(mode)
     for measured, name, marker in (
         (True, "measured", dict(symbol="square", size=34 if big else 28, color=palette.DATA)),
@@ -67,10 +69,11 @@ def group_presence_grid(presence: pd.DataFrame, names: dict[str, str], labels: d
         sub = long[long["measured"] == measured]
         xy = dict(x=sub["name"], y=sub["label"]) if narrow else dict(x=sub["label"], y=sub["name"])
         fig.add_trace(go.Scatter(
-            **xy, mode="markers", name=name, marker=marker, customdata=np.stack([sub["release"].map(names)], axis=-1),
+            **xy, mode="markers", name=name, marker=marker,
+            customdata=np.stack([chart_labels(sub["release"].map(names))], axis=-1),
             hovertemplate="<b>%{customdata[0]}</b><br>" + ("%{y}" if narrow else "%{x}") + ": " + name + "<extra></extra>",
         ))
-    groups = list(labels.values())
+    groups = chart_labels(labels.values())
     releases = [rel_label[r] for r in presence.index]
     if narrow:
         fig.update_xaxes(type="category", categoryorder="array", categoryarray=releases, side="top")
@@ -99,12 +102,12 @@ def saturation_dumbbell(best: pd.DataFrame, order: list[str], mode: str = "deskt
         sub = best[best["release"] == rel]
         if sub.empty:
             continue
-        name = sub["name"].iloc[0]
+        name = chart_label(sub["name"].iloc[0])
         y = sub["scenario"].map(scen)
         fig.add_trace(go.Scatter(
             x=sub["best"], y=y, mode="markers", name=f"best in {name}",
             marker=dict(symbol="circle", size=16, color=release_colour(rel)),
-            customdata=np.stack([sub["model"], sub["metric"], sub["models"]], axis=-1),
+            customdata=np.stack([chart_labels(sub["model"]), chart_labels(sub["metric"]), sub["models"]], axis=-1),
             hovertemplate="<b>%{y}</b> · " + name + "<br>best %{customdata[1]} %{x:.3f}: %{customdata[0]}"
                           "<br>%{customdata[2]} models with a value<extra></extra>",
         ))
@@ -127,12 +130,14 @@ def same_model_scatter(values: pd.DataFrame, name_a: str, name_b: str, mode: str
     fig.add_trace(go.Scatter(x=[0, 1], y=[0, 1], mode="lines", name="same value in both",
                              line=dict(color=palette.NEUTRAL, dash="dot"), hoverinfo="skip"))
     symbols = ["circle", "square", "diamond", "triangle-up", "cross", "x", "star", "hexagon"]
+    name_a, name_b = chart_label(name_a), chart_label(name_b)
     for i, (scen, sub) in enumerate(values.groupby("scenario", sort=False)):
+        scen = chart_label(scen)
         fig.add_trace(go.Scatter(
             x=sub["value_a"], y=sub["value_b"], mode="markers", name=scen,
             marker=dict(symbol=symbols[i % len(symbols)], size=12, color=palette.SERIES[i % len(palette.SERIES)],
                         line=dict(width=1, color="white")),
-            customdata=np.stack([sub["model_a"], sub["model_b"], sub["change"]], axis=-1),
+            customdata=np.stack([chart_labels(sub["model_a"]), chart_labels(sub["model_b"]), sub["change"]], axis=-1),
             hovertemplate=("<b>%{customdata[0]}</b> (" + name_b + ": %{customdata[1]})<br>" + scen
                            + f"<br>{name_a}: %{{x:.3f}}<br>{name_b}: %{{y:.3f}}<br>change %{{customdata[2]:+.3f}}"
                              "<extra></extra>"),

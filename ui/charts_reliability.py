@@ -15,9 +15,10 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from helm_core import fmt
+from helm_core.escape import chart_label
 
 from . import palette
-from .charts import base_layout, fmt_value
+from .charts import base_layout, chart_labels, fmt_value
 
 ACCESS_STYLE = {  # access level -> (series colour: identity only, named in the legend; symbol)
     "open": (palette.SERIES[0], "circle"),
@@ -113,6 +114,7 @@ def accuracy_ece_scatter(df: pd.DataFrame, *, scenario: str, metric: str, mode: 
     """Accuracy against ECE, one point per model; access level by series colour and symbol. The most accurate
     and the best-calibrated model are named in the plot."""
     fig = go.Figure()
+    metric_text = chart_label(metric)
     for access, (colour, symbol) in ACCESS_STYLE.items():
         d = df[df["access"] == access]
         if d.empty:
@@ -120,16 +122,17 @@ def accuracy_ece_scatter(df: pd.DataFrame, *, scenario: str, metric: str, mode: 
         fig.add_trace(go.Scatter(
             x=d["accuracy"], y=d["ece"], mode="markers", name=f"{access} access",
             marker=dict(symbol=symbol, size=12, color=colour),
-            customdata=np.stack([d["model"], d["organization"]], axis=-1),
-            hovertemplate=(f"<b>%{{customdata[0]}}</b><br>%{{customdata[1]}}<br>{metric} %{{x:.3f}}"
+            customdata=np.stack([chart_labels(d["model"]), chart_labels(d["organization"])], axis=-1),
+            hovertemplate=(f"<b>%{{customdata[0]}}</b><br>%{{customdata[1]}}<br>{metric_text} %{{x:.3f}}"
                            "<br>ECE (10-bin) %{y:.3f}<extra></extra>"),
         ))
     other = df[~df["access"].isin(list(ACCESS_STYLE))]
     if not other.empty:
         fig.add_trace(go.Scatter(
             x=other["accuracy"], y=other["ece"], mode="markers", name="access unknown",
-            marker=dict(symbol="x", size=11, color=palette.NEUTRAL), customdata=other[["model"]].to_numpy(),
-            hovertemplate=f"<b>%{{customdata[0]}}</b><br>{metric} %{{x:.3f}}<br>ECE %{{y:.3f}}<extra></extra>",
+            marker=dict(symbol="x", size=11, color=palette.NEUTRAL),
+            customdata=np.array(chart_labels(other["model"]), dtype=object).reshape(-1, 1),
+            hovertemplate=f"<b>%{{customdata[0]}}</b><br>{metric_text} %{{x:.3f}}<br>ECE %{{y:.3f}}<extra></extra>",
         ))
     if len(df):
         x_lo, x_hi = float(df["accuracy"].min()), float(df["accuracy"].max())
@@ -140,7 +143,8 @@ def accuracy_ece_scatter(df: pd.DataFrame, *, scenario: str, metric: str, mode: 
         named.setdefault(str(low["model"]), low)
         for i, (name, r) in enumerate(named.items()):
             right = float(r["accuracy"]) > (x_lo + x_hi) / 2
-            fig.add_annotation(x=float(r["accuracy"]), y=float(r["ece"]), text=name, showarrow=True, arrowhead=0,
+            fig.add_annotation(x=float(r["accuracy"]), y=float(r["ece"]), text=chart_label(name), showarrow=True,
+                               arrowhead=0,
                                arrowcolor=palette.NEUTRAL, ax=-30 if right else 30,
                                ay=40 if float(r["ece"]) > y_hi / 2 else -40 - 24 * i,
                                xanchor="right" if right else "left", font=dict(size=13))
@@ -148,7 +152,8 @@ def accuracy_ece_scatter(df: pd.DataFrame, *, scenario: str, metric: str, mode: 
         fig.update_xaxes(range=[x_lo - pad, x_hi + pad])
         fig.update_yaxes(range=[0, y_hi * 1.15 or 0.1])
     short = mode in ("presenter", "phone")
-    fig.update_xaxes(title_text=f"accuracy on {scenario} ({metric})" + ("" if short else ", higher is better"),
+    fig.update_xaxes(title_text=f"accuracy on {chart_label(scenario)} ({metric_text})"
+                     + ("" if short else ", higher is better"),
                      nticks=6 if short else None)
     fig.update_yaxes(title_text="ECE (10-bin)" + ("" if short else ", lower = better calibrated"),
                      nticks=6 if short else None)
@@ -158,17 +163,17 @@ def accuracy_ece_scatter(df: pd.DataFrame, *, scenario: str, metric: str, mode: 
 def ece_coverage_bars(gaps: pd.DataFrame, *, n_scenarios: int, mode: str = "desktop") -> go.Figure:
     """Per model (helm_core.calibration.models_without_ece): the scenarios where it has an ECE (palette.DATA) and
     those where it has accuracy but no ECE (palette.NEUTRAL, hatched: blank, not a score)."""
-    order = list(gaps["model"])
+    order = chart_labels(gaps["model"])
     fig = go.Figure()
-    fig.add_trace(go.Bar(x=gaps["n_with_ece"], y=gaps["model"], orientation="h", name="scenarios with an ECE",
+    fig.add_trace(go.Bar(x=gaps["n_with_ece"], y=order, orientation="h", name="scenarios with an ECE",
                          marker=dict(color=palette.DATA),
                          hovertemplate="<b>%{y}</b><br>%{x} scenarios with an ECE<extra></extra>"))
-    fig.add_trace(go.Bar(x=gaps["n_missing"], y=gaps["model"], orientation="h", name="accuracy but no ECE",
+    fig.add_trace(go.Bar(x=gaps["n_missing"], y=order, orientation="h", name="accuracy but no ECE",
                          marker=dict(color=palette.NEUTRAL, pattern=dict(shape="/")),
-                         customdata=gaps[["scenarios"]].to_numpy(),
+                         customdata=np.array(chart_labels(gaps["scenarios"]), dtype=object).reshape(-1, 1),
                          hovertemplate="<b>%{y}</b><br>no ECE on %{customdata[0]}<extra></extra>"))
     fig.update_layout(barmode="stack", legend=dict(traceorder="normal"))
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(order)), automargin=True)
+    fig.update_yaxes(categoryorder="array", categoryarray=order[::-1], automargin=True)
     fig.update_xaxes(title_text=f"scenarios with accuracy, of the {n_scenarios} where the release reports an ECE",
                      range=[0, max(n_scenarios, float((gaps["n_missing"] + gaps["n_with_ece"]).max()))],
                      dtick=2 if mode in ("presenter", "phone") else 1)
@@ -196,6 +201,8 @@ def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario
     first `limit` models of `order` (the stage holds about STAGE_ROWS names at 16 px); the axis title says so."""
     shown = list(order[:limit]) if limit else list(order)
     df = df[df["model"].isin(set(shown))]
+    df = df.assign(model_text=chart_labels(df["model"]))
+    metric_text = chart_label(metric)
     fig = go.Figure()
     styles = {"seeds": dict(color=palette.DATA, dash="solid"), "runs": dict(color=palette.NEUTRAL, dash="dot"),
               "unknown": dict(color=palette.NEUTRAL, dash="dash")}
@@ -205,38 +212,41 @@ def spread_dumbbell(df: pd.DataFrame, *, order: list[str], metric: str, scenario
             continue
         name = seeds_label(d["n_runs"]) if kind == "seeds" else KIND_LABEL[kind]
         xs, ys = [], []
-        for m, lo, hi in zip(d["model"], d["min"], d["max"]):
+        for m, lo, hi in zip(d["model_text"], d["min"], d["max"]):
             xs += [lo, hi, None]
             ys += [m, m, None]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=name, line=dict(width=4, **style), hoverinfo="skip"))
         custom = np.stack([d["min"].map(fmt_value), d["mean"].map(fmt_value), d["max"].map(fmt_value),
                            d["range"].map(fmt_value), d["n_runs"].map(lambda v: "?" if not np.isfinite(v) else fmt.count(v))],
                           axis=-1)
-        hover = (f"<b>%{{y}}</b><br>{metric}: min %{{customdata[0]}}, mean %{{customdata[1]}}, max %{{customdata[2]}}"
-                 f"<br>range %{{customdata[3]}} over %{{customdata[4]}} runs ({name})<extra></extra>")
+        hover = (f"<b>%{{y}}</b><br>{metric_text}: min %{{customdata[0]}}, mean %{{customdata[1]}}, "
+                 f"max %{{customdata[2]}}<br>range %{{customdata[3]}} over %{{customdata[4]}} runs ({name})"
+                 "<extra></extra>")
         for end, label in (("min", "min"), ("max", "max")):
-            fig.add_trace(go.Scatter(x=d[end], y=d["model"], mode="markers", name=f"{label} ({kind})", showlegend=False,
+            fig.add_trace(go.Scatter(x=d[end], y=d["model_text"], mode="markers", name=f"{label} ({kind})",
+                                     showlegend=False,
                                      marker=dict(symbol="line-ns", size=12, line=dict(width=2, color=style["color"])),
                                      customdata=custom, hovertemplate=hover))
     withspread = df[df["kind"].isin(list(styles))]
     if not withspread.empty:
         fig.add_trace(go.Scatter(
-            x=withspread["mean"], y=withspread["model"], mode="markers", name="mean (HELM's reported value)",
+            x=withspread["mean"], y=withspread["model_text"], mode="markers", name="mean (HELM's reported value)",
             marker=dict(symbol="diamond", size=10, color=palette.INK),
-            hovertemplate=f"<b>%{{y}}</b><br>mean {metric} %{{x:.3f}}<extra></extra>",
+            hovertemplate=f"<b>%{{y}}</b><br>mean {metric_text} %{{x:.3f}}<extra></extra>",
         ))
     single = df[df["kind"] == "single"]
     if not single.empty:
         fig.add_trace(go.Scatter(
-            x=single["mean"], y=single["model"], mode="markers", name=KIND_LABEL["single"],
+            x=single["mean"], y=single["model_text"], mode="markers", name=KIND_LABEL["single"],
             marker=dict(symbol="circle-open", size=10, color=palette.NEUTRAL, line=dict(width=2)),
-            hovertemplate=f"<b>%{{y}}</b><br>{metric} %{{x:.3f}} (one run, one seed)<extra></extra>",
+            hovertemplate=f"<b>%{{y}}</b><br>{metric_text} %{{x:.3f}} (one run, one seed)<extra></extra>",
         ))
     stage = _stage(mode)
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(shown)),
+    fig.update_yaxes(categoryorder="array", categoryarray=chart_labels(reversed(shown)),
                      tickfont=dict(size=11) if not stage else None, automargin=True)
     phone = mode == "phone"
-    title = metric if phone else f"{metric} on {scenario}"  # a phone's plot is narrow beside the model names
+    # a phone's plot is narrow beside the model names
+    title = metric_text if phone else f"{metric_text} on {chart_label(scenario)}"
     if limit and len(order) > len(shown):
         title += f" · first {len(shown)} of {fmt.count(len(order), 'model')}"
     fig.update_xaxes(title_text=title, side="top", range=value_range(df["min"], df["max"]),
@@ -255,17 +265,18 @@ def median_spread_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     runs = df[df["kind"].isin(["runs", "unknown"])].sort_values("median_range", ascending=True)
     none = df[~df["kind"].isin(["seeds", "runs", "unknown"])]
     # bottom to top: no spread, over runs, then the seed bars with the largest on top
-    order = none["scenario"].tolist() + runs["scenario"].tolist() + seeds["scenario"].tolist()
+    order = chart_labels(none["scenario"].tolist() + runs["scenario"].tolist() + seeds["scenario"].tolist())
     fig = go.Figure()
     if not seeds.empty:
         fig.add_trace(go.Bar(
-            x=seeds["median_range"], y=seeds["scenario"], orientation="h", name="over seeds (median across models)",
+            x=seeds["median_range"], y=chart_labels(seeds["scenario"]), orientation="h",
+            name="over seeds (median across models)",
             marker=dict(color=palette.DATA, pattern=dict(shape=["." if n < FEW_MODELS else "" for n in seeds["n_seeded"]])),
             text=[f"{fmt.value(v)} (n={n}{'' if phone or n >= FEW_MODELS else ', few models'})"
                   for v, n in zip(seeds["median_range"], seeds["n_seeded"])],
             textposition="outside", cliponaxis=False,
-            customdata=np.stack([seeds["metric"], seeds["max_range"].map(fmt_value), seeds["widest_model"],
-                                 seeds["n_seeded"].astype(str)], axis=-1),
+            customdata=np.stack([chart_labels(seeds["metric"]), seeds["max_range"].map(fmt_value),
+                                 chart_labels(seeds["widest_model"]), seeds["n_seeded"].astype(str)], axis=-1),
             hovertemplate=("<b>%{y}</b> (%{customdata[0]})<br>median range over seeds %{x:.3f} across "
                            "%{customdata[3]} models<br>widest: %{customdata[2]}, %{customdata[1]}<extra></extra>"),
         ))
@@ -277,19 +288,21 @@ def median_spread_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
                     f"median {fmt.value(v)} over runs not described (seeds unknown)")
 
         fig.add_trace(go.Scatter(
-            x=[0] * len(runs), y=runs["scenario"], mode="markers+text",
+            x=[0] * len(runs), y=chart_labels(runs["scenario"]), mode="markers+text",
             name="over sub-tasks × seeds: not a seed spread (value as text)",
             marker=dict(symbol="triangle-right-open", size=11, color=palette.NEUTRAL,
                         line=dict(width=2, color=palette.NEUTRAL)),
             text=[runs_text(v, k) for v, k in zip(runs["median_range"], runs["kind"])],
             textposition="middle right", cliponaxis=False,
-            customdata=np.stack([runs["metric"], runs["median_range"].map(fmt_value), runs["n_models"].astype(str)], axis=-1),
+            customdata=np.stack([chart_labels(runs["metric"]), runs["median_range"].map(fmt_value),
+                                 runs["n_models"].astype(str)], axis=-1),
             hovertemplate=("<b>%{y}</b> (%{customdata[0]})<br>median range %{customdata[1]} across %{customdata[2]} "
                            "models, over sub-tasks or subjects × seeds<extra></extra>"),
         ))
     if not none.empty:
         fig.add_trace(go.Scatter(
-            x=[0] * len(none), y=none["scenario"], mode="markers+text", name="one run per model: no spread",
+            x=[0] * len(none), y=chart_labels(none["scenario"]), mode="markers+text",
+            name="one run per model: no spread",
             marker=dict(symbol="x-thin-open", size=10, color=palette.NEUTRAL, line=dict(width=2, color=palette.NEUTRAL)),
             text=["one run: no spread" if phone else "one run per model: no spread"] * len(none),
             textposition="middle right", cliponaxis=False,
@@ -333,8 +346,8 @@ def rank_slope(flips: pd.DataFrame, mode: str = "desktop", limit: int | None = N
             xs += ["best seed", "worst seed", None]
             ys += [r["pos_if_best"], r["pos_if_worst"], None]
             move = f"{arrow} {abs(int(r['change']))}"
-            cd += [[r["model"], int(r["rank_if_best"]), move], [r["model"], int(r["rank_if_worst"]), move],
-                   [None, None, None]]
+            name = chart_label(r["model"])
+            cd += [[name, int(r["rank_if_best"]), move], [name, int(r["rank_if_worst"]), move], [None, None, None]]
         fig.add_trace(go.Scatter(
             x=xs, y=ys, mode="lines+markers",
             name="climbs when all are at their worst seed" if up else "drops when all are at their worst seed",
@@ -352,11 +365,11 @@ def rank_slope(flips: pd.DataFrame, mode: str = "desktop", limit: int | None = N
     size = None if stage else 10
     fig.add_trace(go.Scatter(
         x=["best seed"] * len(left), y=left["pos_if_best"], mode="text",
-        text=[f"{m} ({int(k)})" for m, k in zip(left["model"], left["rank_if_best"])],
+        text=[f"{chart_label(m)} ({int(k)})" for m, k in zip(left["model"], left["rank_if_best"])],
         textposition="middle left", textfont=dict(size=size), showlegend=False, hoverinfo="skip", cliponaxis=False))
     fig.add_trace(go.Scatter(
         x=["worst seed"] * len(right), y=right["pos_if_worst"], mode="text",
-        text=[f"({int(k)}) {m} {'▲' if c > 0 else '▼' if c < 0 else '='}{abs(int(c)) if c else ''}"
+        text=[f"({int(k)}) {chart_label(m)} {'▲' if c > 0 else '▼' if c < 0 else '='}{abs(int(c)) if c else ''}"
               for m, k, c in zip(right["model"], right["rank_if_worst"], right["change"])],
         textposition="middle right", textfont=dict(size=size), showlegend=False, hoverinfo="skip", cliponaxis=False))
     title = "position (1 = best; tied ranks in brackets)"
@@ -371,10 +384,13 @@ def rank_slope(flips: pd.DataFrame, mode: str = "desktop", limit: int | None = N
 
 def claims_beside_data(rows: pd.DataFrame, *, metric: str, scenario: str, mode: str = "desktop") -> go.Figure:
     """The paper's claims (palette.CLAIM, diamonds) beside what the data says (palette.DATA, circles), one row each.
-    `rows`: label, source ("paper" or "data"), low, high, point (NaN for none), text (what is written beside the
-    mark). A row whose low and high differ draws a bar between them; its point (a mean) is marked."""
+    `rows`: label (plain text, a newline where its line breaks), source ("paper" or "data"), low, high, point (NaN
+    for none), text (what is written beside the mark). A row whose low and high differ draws a bar between them;
+    its point (a mean) is marked."""
     fig = go.Figure()
     phone = mode == "phone"
+    rows = rows.assign(label=["<br>".join(chart_labels(str(x).split("\n"))) for x in rows["label"]],
+                       text=chart_labels(rows["text"]))
     for source, colour, symbol, name in (("data", palette.DATA, "circle", "this release's data"),
                                          ("paper", palette.CLAIM, "diamond", "the paper's claim")):
         d = rows[rows["source"] == source]
@@ -408,6 +424,7 @@ def claims_beside_data(rows: pd.DataFrame, *, metric: str, scenario: str, mode: 
             cliponaxis=False))
     fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(list(dict.fromkeys(rows["label"])))),
                      automargin=True)
+    metric, scenario = chart_label(metric), chart_label(scenario)
     fig.update_xaxes(title_text=f"{metric} on {scenario}" if not phone else metric, range=[0, 1.45 if phone else 1.25],
                      tickvals=[0, 0.2, 0.4, 0.6, 0.8, 1.0], zeroline=False)
     return base_layout(fig, height=max(320, 62 * rows["label"].nunique() + 110))
@@ -417,17 +434,17 @@ def trial_outcomes(outcomes: pd.DataFrame, *, mode: str = "desktop") -> go.Figur
     """Questions by how many of the run's sets of in-context examples got them right (helm_core.real_runs.
     trial_outcomes): the mixed rows (right with one set, wrong with another) in palette.DATA, the consistent ones
     in palette.NEUTRAL, each labelled with its count and share."""
-    order = list(outcomes["label"])
+    order = chart_labels(outcomes["label"])
     mixed = outcomes["mixed"].to_numpy(bool)
     fig = go.Figure(go.Bar(
-        x=outcomes["questions"], y=outcomes["label"], orientation="h",
+        x=outcomes["questions"], y=order, orientation="h",
         marker=dict(color=[palette.DATA if m else palette.NEUTRAL for m in mixed],
                     pattern=dict(shape=["" if m else "/" for m in mixed])),
         text=[f"{fmt.count(int(q), 'question')} ({fmt.share(s)})" for q, s in zip(outcomes["questions"], outcomes["share"])],
         textposition="outside", cliponaxis=False, showlegend=False,
         hovertemplate="<b>%{y}</b><br>%{x} questions<extra></extra>"))
     top = float(outcomes["questions"].max()) if len(outcomes) else 1.0
-    fig.update_yaxes(categoryorder="array", categoryarray=list(reversed(order)), automargin=True)
+    fig.update_yaxes(categoryorder="array", categoryarray=order[::-1], automargin=True)
     fig.update_xaxes(title_text="questions", range=[0, top * (1.9 if mode == "phone" else 1.45)], nticks=5)
     return base_layout(fig, height=320)
 

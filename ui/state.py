@@ -9,6 +9,8 @@ from typing import Callable, Collection, Iterable
 
 import streamlit as st
 
+from helm_core import escape
+
 _ALLOWED = "_qp_allowed"
 _NOTICES = "_qp_notices"
 
@@ -24,7 +26,15 @@ def start_run() -> None:
 
 
 def notice(message: str) -> None:
+    """Queue a toast for the end of the run; `message` is Markdown (a link's value in it through `shown`)."""
     st.session_state.setdefault(_NOTICES, []).append(message)
+
+
+def shown(value: str, limit: int) -> str:
+    """A value from the link as a notice shows it (Markdown): its first `limit` characters, on one line, in quotes,
+    literally (escaped after the cut, so no escape is cut in half; not in a code span, which a backtick in the value
+    would close and inside which an escape would show)."""
+    return "“" + escape.table_cell(value[:limit] + ("…" if len(value) > limit else "")) + "”"
 
 
 def _valid(raw: list[str], valid: Collection[str] | Callable[[str], bool], multi: bool) -> bool:
@@ -45,8 +55,7 @@ def allow(key: str, valid: Collection[str] | Callable[[str], bool] | None = None
     raw = st.query_params.get_all(key)
     if valid is None or _valid(raw, valid, multi):
         return raw[0] if raw else None
-    shown = ",".join(raw)[:40]
-    notice(f"Ignored the link's `{key}={shown}`: not a valid value here.")
+    notice(f"Ignored the link's {shown(f'{key}=' + ','.join(raw), 40 + len(key) + 1)}: not a valid value here.")
     return None
 
 
@@ -73,7 +82,7 @@ def finish_run() -> None:
     if unknown:
         more = f" and {len(unknown) - 5} more" if len(unknown) > 5 else ""
         notice(f"Ignored {len(unknown)} unknown link parameter(s): "
-               + ", ".join(f"`{k[:30]}`" for k in unknown[:5]) + more)
+               + ", ".join(shown(k, 30) for k in unknown[:5]) + more)
     for msg in st.session_state.get(_NOTICES, []):
         st.toast(msg, icon=":material/link_off:")
     st.session_state[_NOTICES] = []

@@ -68,7 +68,7 @@ def stepper(titles: Sequence[str], *, key: str = "step", buttons: bool = True) -
 
 def _bad_link(asked, valid, step: int, n: int) -> None:
     if asked is not None and valid is None:
-        shown = f"`{components.text(asked)[:20]}`" if asked.strip() else "an empty value"
+        shown = state.shown(asked, 20) if asked.strip() else "an empty value"
         st.warning(f"The link asked for step {shown}, but this walk has steps 1 to {n}; "
                    f"showing step {step} instead.", icon=":material/link_off:")
 

@@ -1,5 +1,5 @@
 """Typed access to fields of parsed JSON, with a DataError naming the file and field, and `clean_name` for
-names from the files that are printed in Markdown."""
+names from the files (one line, printable, of bounded length; shown literally by helm_core.escape)."""
 from __future__ import annotations
 
 from typing import Any
@@ -37,16 +37,13 @@ def _opt_str(v: Any, where: str) -> str:
     return _expect(v, str, where, "text")
 
 
-_LOOKALIKE = str.maketrans({"[": "(", "]": ")", "<": "‹", ">": "›", "`": "'", "*": "∗", "$": "＄", "~": "∼",
-                            "\\": "/", "|": "¦"})
-
-
 def clean_name(value: Any, limit: int = 120) -> str:
-    """A name from the files (model, scenario, metric, file name) made safe to print in markdown: control
-    characters dropped, whitespace collapsed, markdown/HTML/LaTeX characters replaced by look-alikes, at most
-    `limit` characters. Prompts and completions are never cleaned: they are shown as text only."""
+    """A name from the files (model, scenario, metric, file name) on one printable line: control characters
+    replaced by spaces, whitespace collapsed, at most `limit` characters. Its characters are kept as written
+    (`_ * [ ] < > & | $ ~` included): each destination escapes it (helm_core.escape), so it shows literally.
+    Prompts and completions are never cleaned: they are shown as text only."""
     text = str(value)
     if not text.isprintable():
         text = "".join(ch if ch.isprintable() else " " for ch in text)
-    text = " ".join(text.split()).translate(_LOOKALIKE)
+    text = " ".join(text.split())
     return text[:limit]

@@ -76,7 +76,7 @@ def test_ground_from_the_url():
 
 def test_bad_ground_in_the_url_gives_a_notice():
     at = open_story_page(PAGE, section="Comparable ground", query={"ground": "GPT-9"})
-    assert "`ground=" in notices(at)
+    assert "“ground=" in notices(at)
     assert metrics_of(at)["Scenarios all 2 share"] == "12 of 16"
 
 

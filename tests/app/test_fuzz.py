@@ -16,12 +16,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helm_core import escape, helm_output
+from helm_core import escape
 from tests import hostile_names as H
 from tests.fuzz_config import SEEDS, STEPS
 from ui import nav
 
-from .helpers import open_page, open_section, section_labels, section_tabs, texts
+from . import literal_helpers as L
+from .helpers import open_page, open_story_page, section_labels, section_tabs, texts
 
 PAGES = nav.available_pages()
 JUNK = [b"", b"PK\x03\x04garbage", bytes(range(256)) * 4, b"{not json", b"\x00" * 1024]
@@ -109,8 +110,7 @@ def test_random_widget_moves_never_raise(spec, seed):
 
 # ----------------------------------------------------------------------------- a hostile suite on every page
 
-SUITE_0516 = Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516"
-MY = "runs/my-suite"
+MY = H.SUITE
 JOINT = "lsat_qa:task=all,method=multiple_choice_joint,model=eleutherai_pythia-70m"
 SEPARATE = "lsat_qa:task=all,method=multiple_choice_separate_original,model=eleutherai_pythia-70m"
 BABI_T = "babi_qa:task=15,model=local_tiny-gpt2"
@@ -129,12 +129,11 @@ def _stat(path: Path, name: str, **values) -> None:
 
 @pytest.fixture(scope="module")
 def hostile_suite(tmp_path_factory) -> Path:
-    """The 0516 suite (genuine-shaped helm-run + helm-summarize output) with what a probe uploaded: Infinity and
-    out-of-range stats, table cells and parameter counts, a confidence of +Infinity, a run folder copied under
-    another name with another EM, and a groups file whose model, scenario, metric and table names are full of
-    Markdown / HTML syntax (`_ * [ ] < > & | $ ~`), with a table titled "", an Infinity and a NaN cell."""
-    root = tmp_path_factory.mktemp("hostile") / "out"
-    shutil.copytree(SUITE_0516, root)
+    """The 0516 suite (genuine-shaped helm-run + helm-summarize output) with what a probe uploaded: model, scenario,
+    metric and table names full of Markdown / HTML syntax (`_ * [ ] < > & | $ ~`: hostile_names.write_suite, its
+    groups file with a table titled "", an Infinity and a NaN cell), Infinity and out-of-range stats, table cells
+    and parameter counts, a confidence of +Infinity, and a run folder copied under another name with another EM."""
+    root = H.write_suite(tmp_path_factory.mktemp("hostile") / "out")
     suite = root / MY
     _stat(suite / JOINT / "stats.json", "exact_match", mean=math.inf, sum=math.inf, max=math.inf)
     _stat(suite / BABI_T / "stats.json", "inference_runtime", mean=-0.5, sum=-0.5, min=-0.5)
@@ -155,23 +154,40 @@ def hostile_suite(tmp_path_factory) -> Path:
                          if s["name"]["name"] == "max_prob"])
     shutil.copytree(suite / JOINT, suite / (JOINT + " copy"))
     _stat(suite / (JOINT + " copy") / "stats.json", "exact_match", mean=0.1, sum=0.1, min=0.1, max=0.1)
-    (suite / "groups" / "zz_hostile.json").write_bytes(H.groups_json())
     return root
 
 
 INF_TEXT = re.compile(r"(?<![\w.])-?inf(?![\w])|\d{40,}")
 
 
+# Pages whose slides show no name of the loaded data (the bundled releases, the paper's studies, the story's threads
+# and sources): every other page must show a hostile name somewhere, so the literal checks below are not vacuous.
+NO_DATA_NAMES = {"releases", "studies", "threads", "references"}
+
+
+def _literal(at, where) -> set[str]:
+    """Check that every hostile name on the page (its Markdown, every chart's text) is shown literally; return the
+    names it shows."""
+    sources = L.markdown_sources(at)
+    problems = L.markdown_problems(sources, H.NAMES)
+    drawn = []
+    for i, spec in enumerate(L.chart_specs(at)):
+        problems += [f"chart {i}: {p}" for p in L.chart_problems(spec, H.NAMES)]
+        drawn += [L.shown(x) for x in L.chart_strings(spec)]
+    assert not problems, (where, problems[:5])
+    text = escape.unmarkdown("\n".join(sources)) + "\n" + "\n".join(drawn)
+    return {n for n in H.NAMES if n in text}
+
+
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
 def test_a_hostile_suite_never_raises_nor_prints_inf(monkeypatch, hostile_suite, spec):
-    """Every page and every section on the hostile suite: no exception, no 'inf' or 300-digit number shown; the
-    data page says which values were left out and which run folder was."""
+    """Every page and every slide on the hostile suite: no exception, no 'inf' or 300-digit number shown, every name
+    shown literally (Markdown escaped as helm_core.escape.markdown does, no entity; chart text escaped for plotly);
+    the data page says which values were left out and which run folder was."""
     monkeypatch.setenv("HELM_OUTPUT", str(hostile_suite))
-    at = open_page(spec.file, query={"cohort": "all"})
-    labels = [t.label for t in section_tabs(at)[1]]
-    for label in labels or [None]:
-        if label is not None:
-            open_section(at, label)
+    at = open_story_page(spec.file, query={"cohort": "all", **H.LINKS.get(spec.url_path, {})})
+    seen: set[str] = set()
+    for label in L.walk_slides(at):
         body = texts(at)
         assert not INF_TEXT.search(body), (label, INF_TEXT.search(body).group(0))
         for df in at.dataframe:
@@ -179,6 +195,8 @@ def test_a_hostile_suite_never_raises_nor_prints_inf(monkeypatch, hostile_suite,
             nums = v.select_dtypes("number").to_numpy(float) if hasattr(v, "select_dtypes") else []
             assert not np.isinf(nums).any(), label
         assert not [e for e in H.ENTITIES if e in body], label  # a name's `_ < > &` never shows as an entity
+        seen |= _literal(at, label)
+    assert seen or spec.url_path in NO_DATA_NAMES, "no hostile name on the page: the literal checks saw nothing"
     if spec.url_path in ("data", "leaderboard"):
         # The pages that list the names: each reads as the loader holds it, with no stray backslash.
         shown = escape.unmarkdown(body)
@@ -187,9 +205,27 @@ def test_a_hostile_suite_never_raises_nor_prints_inf(monkeypatch, hostile_suite,
         assert "values HELM could not have produced were left out" in shown
         assert "2 run folders" in shown
         models = next(d.value for d in at.dataframe if "helm_id" in d.value.columns)
-        assert helm_output.clean_name(H.MODEL, 200) in set(models["model"])
+        assert {H.MODEL, H.OTHER} <= set(models["model"])  # as written in the files: no look-alike characters
     if spec.url_path == "leaderboard":
         at.selectbox(key="lb_group").set_value("zz_hostile").run()
-        assert [escape.unmarkdown(x) for x in section_labels(at)] == [helm_output.clean_name(H.TITLE, 200),
-                                                                       helm_output.clean_name(H.SCENARIO, 200)]
-        assert helm_output.clean_name(H.MODEL, 200) in escape.unmarkdown(texts(at))
+        assert [escape.unmarkdown(x) for x in section_labels(at)] == [H.TITLE, H.SCENARIO]
+        assert H.MODEL in escape.unmarkdown(texts(at))
+        for label in L.walk_slides(at):
+            seen |= _literal(at, f"zz_hostile {label}")
+        assert seen >= set(H.NAMES)
+
+
+@pytest.mark.parametrize("mode", ["presenter", "phone"])
+@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
+def test_a_hostile_suite_shows_names_literally_on_stage_and_phone(monkeypatch, hostile_suite, spec, mode):
+    """The same walk in presenter mode (?present=1) and on a phone (ui.viewport's probe says so): the charts are
+    built for the screen (names wrapped, rows named above their marks, upright heads), and still show every name
+    literally."""
+    monkeypatch.setenv("HELM_OUTPUT", str(hostile_suite))
+    query = {"cohort": "all", **({"present": "1"} if mode == "presenter" else {}), **H.LINKS.get(spec.url_path, {})}
+    session = {"_viewport": {"bucket": "phone"}} if mode == "phone" else {}
+    at = open_story_page(spec.file, query=query, session=session)
+    seen: set[str] = set()
+    for label in L.walk_slides(at):
+        seen |= _literal(at, f"{mode} {label}")
+    assert seen or spec.url_path in NO_DATA_NAMES

@@ -110,7 +110,7 @@ def test_blank_cell_reason_in_schema_view():
                                        ({"cell": "<script>alert(1)</script>"}, "cell")])
 def test_invalid_url_values_give_a_notice(query, key):
     at = open_story_page(PAGE, query=query)
-    assert f"`{key}=" in notices(at)
+    assert f"“{key}=" in notices(at)
     assert at.radio(key="view").value == "paper"  # the default
     assert at.selectbox(key="cell").value is None
     assert "98 of 112 cells measured" in texts(at)

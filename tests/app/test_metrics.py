@@ -98,7 +98,7 @@ def test_bias_metric_switch():
 def test_bad_url_values_give_a_notice(query, key, section):
     """A bad value is checked (and dropped with a notice) by its widget, in the section that draws it."""
     at = open_story_page(PAGE, query={**query, "metrics_section": section})
-    assert f"`{key}=" in notices(at)
+    assert f"“{key}=" in notices(at)
 
 
 def test_dataset_without_efficiency(release):

@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from helm_core import escape
+from tests import hostile_names as H
 from tests.fuzz_config import SEEDS
 from ui import nav
 
+from . import literal_helpers as L
 from .helpers import open_page, section_labels, section_tabs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,17 +76,24 @@ def test_garbage_query_values_in_each_section(spec):
         assert [t.label for t in section_tabs(at)[1] if t.children] == [label]
 
 
-SUITE_0516 = ROOT / "tests" / "fixtures" / "helm_output_0516"
-HOSTILE_VALUES = GARBAGE + ["my_model *v2* [x] <b>&amp; | $y$ ~z~", "Acc_uracy *T* [t] <t> & | $ ~", "&#95;&lt;",
-                            "\\*not\\_bold\\*", "core_scenarios", "Calibration", "Mean win rate"]
+HOSTILE_VALUES = GARBAGE + [*H.NAMES, "&#95;&lt;", "\\*not\\_bold\\*", "`code` span`", "core_scenarios",
+                            "zz_hostile", "Calibration", "Mean win rate", f"{H.SCENARIO}|accuracy"]
 
 
-@pytest.mark.parametrize("path", ["leaderboard", "data"])
-def test_garbage_query_values_on_a_loaded_suite(monkeypatch, path):
+@pytest.fixture(scope="module")
+def hostile_suite(tmp_path_factory):
+    """The 0516 suite with hostile model, scenario, metric and table names (hostile_names.write_suite)."""
+    return H.write_suite(tmp_path_factory.mktemp("hostile") / "out")
+
+
+@pytest.mark.parametrize("path", ["leaderboard", "data", "grid", "metrics"])
+def test_garbage_query_values_on_a_loaded_suite(monkeypatch, hostile_suite, path):
     """On a suite with groups files the leaderboard declares a key per group file and per table (lb_group,
-    lb_table_<group>, lb_column_<table>, lb_column_<group>_<table>): garbage and Markdown-laden values in each, one
-    page open per seed, never raise; the open tab and the pickers keep valid values only."""
-    monkeypatch.setenv("HELM_OUTPUT", str(SUITE_0516))
+    lb_table_<group>, lb_column_<table>, lb_column_<group>_<table>); the grid and the metrics page take a cell
+    (`Scenario|group`) whose scenario holds a `|` itself: garbage, Markdown-laden values and the suite's own hostile
+    names in each, one page open per seed, never raise; the open tab and the pickers keep valid values only, and
+    every name on the page still reads literally."""
+    monkeypatch.setenv("HELM_OUTPUT", str(hostile_suite))
     spec = nav.spec_for(path)
     keys = sorted(open_page(spec.file, query={"cohort": "all"}).session_state["_qp_allowed"])
     if path == "leaderboard":
@@ -92,8 +102,26 @@ def test_garbage_query_values_on_a_loaded_suite(monkeypatch, path):
         rng = random.Random(seed)
         query = {k: rng.choice(HOSTILE_VALUES) for k in keys if k not in ("present", "follow")}
         at = open_page(spec.file, query={**query, "cohort": "all"})
+        assert L.markdown_problems(L.markdown_sources(at), H.NAMES) == []
         if path == "leaderboard":
             groups = at.selectbox(key="lb_group")
             assert groups.value in groups.options
             label = [t.label for t in section_tabs(at)[1] if t.children]
             assert len(label) == 1
+
+
+@pytest.mark.parametrize("key", ["cohort", "unknown`key` *with* <b>marks</b> &amp; more"])
+def test_a_link_value_is_shown_back_literally(key):
+    """The notice for a bad or unknown link value quotes it literally (escaped for Markdown after the cut, not in a
+    code span that a backtick would close): its text reads back as the value, shortened with "…"."""
+    value = "`x` *b* <i>&amp; $y$ [l](http://e.x) " + "z" * 60
+    at = open_page(None, query={key: value})
+    toasts = [str(t.value) for t in at.toast]
+    assert L.markdown_problems(toasts, []) == []
+    shown = escape.unmarkdown(" ".join(toasts))
+    if key == "cohort":
+        assert f"“cohort={value[:40]}…”" in shown
+    else:
+        assert f"“{key[:30]}…”" in shown
+    for t in toasts:  # every mark of the value escaped: no code span, emphasis, tag or link survives
+        assert escape.unmarkdown(t).count("`") == t.count("\\`")

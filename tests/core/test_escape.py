@@ -19,7 +19,7 @@ NAMES = [
     "  3. indented", "- item", "+ item", "> quote", "=== ---", "***", "https://crfm.stanford.edu/helm/?a=1&b=2",
     "www.example.com", "name@example.org", ":smile: :red[red text] :material/star: :)", "GPT-4 (0613)",
     "Llama 2 (70B)", "back\\slash \\_ \\*", "under_score_name_", "{curly}", "tést 中文 ✓", "", "two\nlines\n# h2",
-    "T0pp (11B)", "<InstructGPT>", "a!b", "12:30",
+    "T0pp (11B)", "<InstructGPT>", "a!b", "12:30", "100% {x} %{y} %%{z}",
 ]
 
 
@@ -77,7 +77,8 @@ def test_plain_is_untouched(name):
 def test_chart_label_leaves_no_tag_or_entity_for_plotly(name):
     label = escape.chart_label(name)
     assert "<" not in label and ">" not in label
-    assert re.sub(r"&(amp|lt|gt);", "", label).count("&") == 0  # every & starts one of the three entities
+    assert "%{" not in label  # a hovertemplate would read it as a field
+    assert re.sub(r"&(amp|lt|gt|#123);", "", label).count("&") == 0  # every & starts one of the entities
     assert escape.unchart_label(label) == name
     assert html.unescape(label) == name
 
@@ -93,6 +94,7 @@ def test_html_attr_round_trips(name):
     (escape.markdown, None, ""), (escape.plain, None, ""), (escape.chart_label, None, ""), (escape.markdown, 0.5, "0.5"),
     (escape.markdown, "benchmark_output", "benchmark\\_output"),  # not "benchmark&#95;output"
     (escape.markdown, "a <b>", "a \\<b\\>"), (escape.chart_label, "a <b> & c", "a &lt;b&gt; &amp; c"),
+    (escape.chart_label, "50% %{x}", "50% %&#123;x}"),
     (escape.html_attr, 'x"y', "x&quot;y"), (escape.markdown, "1. first", "1\\. first"),
     (escape.table_cell, "a\nb|c", "a b\\|c"),
 ])

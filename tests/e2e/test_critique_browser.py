@@ -91,7 +91,7 @@ def test_bad_step_shows_step_1_and_a_notice(server, page):
     open_url(page, f"{server}/limits?step=99")
     assert_clean(page)
     assert _step_heading(page).startswith(f"1. {STEPS[0].title}")
-    assert "The link asked for step 99" in _main(page) and "showing step 1 instead" in _main(page)
+    assert "The link asked for step “99”" in _main(page) and "showing step 1 instead" in _main(page)
 
 
 @pytest.mark.parametrize("path, key, option, expect", [
