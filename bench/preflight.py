@@ -106,8 +106,11 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
                         arg=step, timeout=int(timeout_s * 1000))
                     _settle(page, int(timeout_s * 1000))
                 except Exception:  # noqa: BLE001 - a step that never arrives is reported, then the walk stops
-                    problems.append(f"step {step}: did not arrive within {timeout_s:.0f} s after PageDown "
-                                    f"(from: {_bar(page)[:100]})")
+                    path = "/" + page.url.split("/", 3)[-1].split("?")[0]
+                    exc = _exception(page)
+                    problems.append(f"step {step} ({path}): did not arrive within {timeout_s:.0f} s after PageDown "
+                                    f"(the bar shows: {_bar(page)[:100] or 'nothing'})"
+                                    + (f"; EXCEPTION {exc}" if exc else ""))
                     break
                 elapsed = time.perf_counter() - t
             times.append(elapsed)

@@ -81,7 +81,7 @@ def slide_html(step: slides.Step, view: View, ctx: slides.Ctx, claims: dict, fig
     """One slide's section, and the script that draws its chart (None without a chart)."""
     parts = [f"<section class='slide' id='{fig_id}-s'>",
              f"<p class='where'>{step.index + 1}. {html.escape(step.section)} · {html.escape(step.page_title)}</p>",
-             f"<h2>{html.escape(step.title)}</h2>", f"<p class='point'>{md_inline(view.point)}</p>"]
+             f"<h2>{html.escape(step.title)}</h2>", f"<p class='headline'>{md_inline(view.point)}</p>"]
     script = None
     v = view.visual
     if isinstance(v, Chart):
@@ -142,7 +142,7 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; co
 h1 { font-size: 2rem; margin-bottom: 0.2rem; } h2 { margin: 0.2rem 0; } h3 { font-size: 1rem; margin: 1rem 0 0.3rem; }
 .slide { border-top: 2px solid #e6e6e6; padding: 1.2rem 0 1.5rem; page-break-inside: avoid; }
 .where { color: #5c5f6b; font-size: 0.9rem; margin: 0; }
-.point { font-size: 1.35rem; font-weight: 600; }
+.headline { font-size: 1.35rem; font-weight: 600; }
 .chart { width: 100%; min-height: 420px; }
 .table { overflow-x: auto; } table { border-collapse: collapse; font-size: 0.9rem; }
 td, th { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }

@@ -173,6 +173,8 @@ def bar(current_url_path: str):
         st.button("Next", icon=":material/arrow_forward:", shortcut="PageDown", disabled=idx >= len(route) - 1,
                   key="present_next", help="Next slide (PageDown)")
         counter = st.container(width="stretch")
+        if route:  # said now, from the route: a page that fails while it runs still shows where the presenter is
+            _write_counter(counter, f"**Step {idx + 1} of {len(route)}** · {route[idx].label}")
         showtime.bar_tools()
         st.button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
     return counter
@@ -184,6 +186,12 @@ _OPEN = "_presenter_open_slide"
 def record_slides(deck, all_slides, opened: int) -> None:
     """Called by ui.layout.render: the page that ran has these slides and this one is open."""
     st.session_state[_OPEN] = (deck.url_path, all_slides[opened].title, len(all_slides), opened)
+
+
+def _write_counter(counter, where: str) -> None:
+    from . import components
+
+    counter.markdown(f"{where} · *{components.text(cache.active_release().name)}*")
 
 
 def show_counter(counter, current_url_path: str) -> None:
@@ -200,4 +208,4 @@ def show_counter(counter, current_url_path: str) -> None:
     where = f"**Step {idx + 1} of {len(route)}** · {components.text(page_title)}"
     if slide:
         where += f" · {components.text(slide)}"
-    counter.markdown(f"{where} · *{components.text(rel.name)}*")
+    _write_counter(counter, where)

@@ -31,13 +31,14 @@ def test_markdown_table_display():
                       "url": ["https://example.invalid/x_y", ""], "ok": [True, False]}),
         labels={"score": "win *rate*"}, formats={"ok": {True: "yes", False: "no"}.get}, links=("url",),
         highlight=[True, False])
-    from helm_core.escape import markdown
+    from helm_core.escape import WORD_JOINER, markdown
 
     assert md.split("\n") == [
         r"| model | win \*rate\* | rank | url | ok |",
         "|---|---:|---:|---|---|",
         r"| :orange-background[a\_b] | :orange-background[0.123] | :orange-background[1] | "
-        f":orange-background[[{markdown('https://example.invalid/x_y')}](<https://example.invalid/x_y>)] | "
+        f":orange-background[[{markdown('https://example.invalid/x_y').replace(WORD_JOINER, '')}]"
+        "(<https://example.invalid/x_y>)] | "
         ":orange-background[yes] |",
         r"| x\|y | – | – |  | no |",
     ]

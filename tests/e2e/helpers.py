@@ -43,19 +43,22 @@ def open_url(page, url: str) -> float:
 # The open tab's panel holds an element: the run the click started has begun to draw the section (a closed
 # section is not built, so a newly opened tab's panel is empty until then). A wait for that run, which on a busy
 # machine can start later than the fixed pause in `wait_settled`.
-PANEL_FILLED_JS = """t => {
-  if (t.getAttribute('aria-selected') !== 'true') return false;
-  const p = document.getElementById(t.getAttribute('aria-controls') || '');
-  return p !== null && p.querySelector('[data-testid="stElementContainer"]') !== null;
+PANEL_FILLED_JS = """label => {
+  // The tab is looked up by its label on every poll: a rerun may replace the element the click went to.
+  const tabs = [...document.querySelectorAll('[role="tab"]')].filter(t => t.innerText.trim() === label);
+  return tabs.some(t => {
+    if (t.getAttribute('aria-selected') !== 'true') return false;
+    const p = document.getElementById(t.getAttribute('aria-controls') || '');
+    return p !== null && p.querySelector('[data-testid="stElementContainer"]') !== null;
+  });
 }"""
 
 
 def open_section(page, label: str) -> float:
     """Click the section tab `label` (ui.components.sections) and wait until the run that click started has
     built and drawn its content; return seconds."""
-    tab = page.get_by_role("tab", name=label, exact=True)
-    tab.click()
-    page.wait_for_function(PANEL_FILLED_JS, arg=tab.element_handle(), timeout=60_000)
+    page.get_by_role("tab", name=label, exact=True).first.click()
+    page.wait_for_function(PANEL_FILLED_JS, arg=label, timeout=60_000)
     return wait_settled(page)
 
 

@@ -48,7 +48,7 @@ def test_handout_opens_offline_with_every_chart_drawn(browser, tmp_path):
         assert drawn == n_charts, (drawn, n_charts)
         for i in range(slides.count()):
             s = slides.nth(i)
-            assert s.locator("h2").inner_text().strip() and s.locator(".point").inner_text().strip(), i
+            assert s.locator("h2").inner_text().strip() and s.locator("p.headline").inner_text().strip(), i
     finally:
         ctx.close()
     assert not requests, requests

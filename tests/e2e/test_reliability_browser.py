@@ -111,6 +111,13 @@ def test_calibration_state_round_trip(server, browser, page):
     _choose(page, "Scenario", "OpenbookQA")
     page.wait_for_function("() => location.search.includes('cal_scenario=OpenbookQA')", timeout=60_000)
     wait_settled(page)
+    # The URL changes as the choice is made; the run that redraws the cards can finish a moment later on a busy
+    # machine: wait for the cards to name the new scenario's correlation (HellaSwag's, the default, is positive).
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('[data-testid="stMetric"]')].some(m =>
+             m.innerText.includes('Rank correlation, accuracy vs ECE') &&
+             (m.querySelector('[data-testid="stMetricValue"]') || {innerText: ''}).innerText.trim().startsWith('-'))""",
+        timeout=60_000)
     rho = _metric(page, "Rank correlation, accuracy vs ECE")
     assert rho.startswith("-")
 
