@@ -183,7 +183,7 @@ def chart_view(ctx: Ctx) -> View:
                      + (" With *exclude* in the recipe settings, only models with every weighted group are ranked."
                         if choice.missing == "renormalize" else ""))
     notes += _size_notes(ctx, f, drawn)
-    fig = charts.figure(bubble_spec(tuple(ctx.models), cap, harm, cost, tuple(sorted(top.items())), ctx.mode))
+    fig = bubble_spec(tuple(ctx.models), cap, harm, cost, tuple(sorted(top.items())), ctx.mode)
     chart = Chart(
         fig, key="cost_bubble",
         alt=(f"Bubble chart of {fmt.count(len(drawn), 'model')}: {x_label} against {y_label} (log scale), "

@@ -200,7 +200,7 @@ def per_model_view(ctx: Ctx) -> View:
         talk.append(f"Release date against scenarios measured: Spearman ρ = {rho:+.2f} over {n_dated} models "
                     f"({trend}).")
     counts = coverage_counts(models)
-    chart = Chart(charts.figure(coverage_counts_spec(models, ctx.mode)), key="coverage_models", data=mc,
+    chart = Chart(coverage_counts_spec(models, ctx.mode), key="coverage_models", data=mc,
                   data_name="coverage_per_model",
                   alt=(f"Bar chart of {n} models by the number of {'core ' if rel.is_classic else ''}scenarios "
                        f"measured out of {total}: " + "; ".join(
@@ -250,7 +250,7 @@ def per_scenario_view(ctx: Ctx) -> View:
         low = paper[paper["measured"] == paper["measured"].min()]
         talk.append(f"In the 2022 paper's cohort the fewest is {int(low['measured'].iloc[0])} of "
                     f"{int(low['total'].iloc[0])}: {TEXT(fmt.names(list(low['scenario'])))}.")
-    chart = Chart(charts.figure(scenario_coverage_spec(ctx.models, ctx.mode)), key="coverage_scenarios", data=sc,
+    chart = Chart(scenario_coverage_spec(ctx.models, ctx.mode), key="coverage_scenarios", data=sc,
                   data_name="coverage_per_scenario",
                   alt=("Dot plot of the share of models with a value per scenario, " + "; ".join(
                       f"{r.scenario} {r.group} {r.measured}/{r.total}" for r in sc.itertuples()) + "."))
@@ -351,7 +351,7 @@ def overlap_view(ctx: Ctx) -> View:
            f"{int(pairs['shared'].min())} to {int(pairs['shared'].max())} of {total}." if heatmap else
            f"Bar chart of the {len(pairs):,} pairs of {n_models} models by the scenarios they share, from "
            f"{int(pairs['shared'].min())} to {int(pairs['shared'].max())} of {total}.")
-    chart = Chart(charts.figure(overlap_spec(ctx.models, ctx.mode)), key="coverage_overlap", alt=alt, data=pairs,
+    chart = Chart(overlap_spec(ctx.models, ctx.mode), key="coverage_overlap", alt=alt, data=pairs,
                   data_name="pairwise_overlap")
     read = ("Each cell is a pair of models: the number of scenarios both have a value on (darker = more)." if heatmap
             else "Each bar counts the pairs of models that share that many scenarios (the pair-by-pair heatmap is "

@@ -161,7 +161,7 @@ def grid_view(ctx: Ctx) -> View:
                      "blank.")
     blanks_text = "; ".join(f"{r.scenario} {r.group_label}" for r in cells[~cells["measured"]].itertuples())
     chart = Chart(
-        charts.figure(grid_spec(view, models)), key="grid_cells", select=True,
+        grid_spec(view, models), key="grid_cells", select=True,
         alt=(f"{len(scenarios)} by 7 grid of {rel.name} scenarios and metric groups, {label} view: "
              f"{n_meas} cells measured and {n_blank} blank. Blank: {blanks_text}."),
         data=cells.drop(columns=["token"]), data_name=f"core_grid_{view}")

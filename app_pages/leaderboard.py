@@ -97,6 +97,7 @@ def lb_controls(ctx: Ctx) -> dict | None:
     if len(groups) > 1:
         state.allow("lb_group", groups)
         st.selectbox(f"Group file ({len(groups)})", groups, key="lb_group", bind="query-params",
+                     on_change=state.write_back, args=("lb_group",),
                      help="helm-summarize writes one file per run group: core_scenarios (every scenario of the "
                           "schema's main list) and one per scenario.")
     gi, chosen, _ = _open(ctx, tables)

@@ -303,7 +303,7 @@ def track_view(ctx: Ctx) -> View:
     alt = (f"Grid of {len(scenarios)} scenarios by {len(groups)} metric groups with the agreement of each "
            f"with accuracy ({n_ok} cells have a value). Median agreement: " + "; ".join(
                f"{r.group_label} {fmt_value(r.median_agreement, 2)}" for r in summary.itertuples()) + ".")
-    chart = Chart(charts.figure(correlation_spec(models, bias_metric, groups, ctx.mode)), key="metrics_corr", alt=alt,
+    chart = Chart(correlation_spec(models, bias_metric, groups, ctx.mode), key="metrics_corr", alt=alt,
                   data=corr, data_name="accuracy_rank_correlation", select=True)
     talk = [f"{r.group_label}: median {r.median_agreement:+.2f} over {r.scenarios} "
             f"{'scenario' if r.scenarios == 1 else 'scenarios'}"

@@ -199,7 +199,7 @@ def podium_view(ctx: Ctx) -> View:
     n, shown = _top_n(ctx, shift)
     label_a = helm_label(ctx, helm)
     label_b = f"This app's recipe: {choice.label}"
-    fig = charts.figure(slope_spec(charts_rankings.frame_key(shift), shown, label_a, label_b, ctx.mode))
+    fig = slope_spec(charts_rankings.frame_key(shift), shown, label_a, label_b, ctx.mode)
     sel = charts_rankings.slope_rows(shift, shown)
     tau_text = "not defined" if pd.isna(tau) else fmt.value(tau, 2)
     up, down = _moves(shift)
@@ -341,7 +341,7 @@ def podium_details(ctx: Ctx, view: View, event) -> None:
         recipe_controls.podium(rr.recipe, f"This app's recipe: {choice.label}", "score")
     with right:
         components.chart(
-            charts.figure(weights_spec(ctx.models, choice.items, choice.missing)), key="podium_weights",
+            weights_spec(ctx.models, choice.items, choice.missing), key="podium_weights",
             alt="Current recipe weights: " + ", ".join(f"{GROUP_LABELS[g]} {fmt.share(v, 0)}"
                                                        for g, v in rr.weights.items() if g in GROUP_LABELS),
             data=pd.DataFrame({"metric_group": rr.weights.index, "weight": rr.weights.round(4).to_numpy(),
@@ -443,7 +443,7 @@ def robustness_view(ctx: Ctx) -> View:
             "Top three by share of podium places: " + ", ".join(
                 f"{TEXT(m)} {fmt.share(r.p_top3)}" for m, r in leaders.head(3).iterrows()) + ".",
             f"Weights wander {SPREAD_WORDS[spread]}: a typical weight moves by ±{fmt.share(move, 0)} of its value."]
-    chart = Chart(charts.figure(stability_spec(charts_rankings.frame_key(leaders), shown, ctx.mode)),
+    chart = Chart(stability_spec(charts_rankings.frame_key(leaders), shown, ctx.mode),
                   key="podium_stability",
                   alt=("Podium stability: " + "; ".join(f"{m} first in {fmt.share(r.p_first)}, top 3 in "
                                                         f"{fmt.share(r.p_top3)}" for m, r in leaders.iterrows())),
@@ -514,7 +514,7 @@ def paper_view(ctx: Ctx) -> View:
                 "The data does **not** reproduce the paper's order, even within its cohort: the v0.4.0 numbers were "
                 "recomputed after the paper.")
     data = check.rename(columns={"win_rate": "win_rate_all", "rank": "rank_all", "n": "n_all"})
-    chart = Chart(charts.figure(paper_podium_spec(ctx.mode)), key="podium_paper",
+    chart = Chart(paper_podium_spec(ctx.mode), key="podium_paper",
                   alt=(f"The 2022 paper's accuracy podium ({names}) against {ctx.rel.name}: "
                        + "; ".join(f"{r.model}: paper #{int(r.paper_place)}, #{int(r.cohort_rank)} of {cohort_n} in "
                                    f"the paper's cohort, #{int(r['rank'])} of {n_all} overall"
@@ -643,7 +643,7 @@ def rivals_view(ctx: Ctx) -> View:
     if aggregate.aggregate_name(ctx.rel) == aggregate.MEAN_SCORE:
         notes.append(f"HELM ranks {TEXT(ctx.rel.name)} by its Mean score, which does not depend on the field: a "
                      "model's mean is the same whoever else is measured. The win rates this app's recipes use do.")
-    chart = Chart(charts.figure(rival_spec(charts_rankings.frame_key(bars, index=False), target, ctx.mode)),
+    chart = Chart(rival_spec(charts_rankings.frame_key(bars, index=False), target, ctx.mode),
                   key="podium_rivals",
                   alt=(f"{target}'s accuracy win rate against each field: "
                        + "; ".join(f"{r.label}: " + ("none" if pd.isna(r.win_rate) else

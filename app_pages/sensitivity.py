@@ -233,7 +233,7 @@ def per_model_view(ctx: Ctx) -> View:
     top = ordered.head(3)
     mode = ctx.mode if ctx.mode in ("presenter", "phone") else "desktop"
     chart = Chart(
-        charts.figure(spread_dumbbell_spec(scenario, ctx.models, sort, mode)), key="sensitivity_dumbbell",
+        spread_dumbbell_spec(scenario, ctx.models, sort, mode), key="sensitivity_dumbbell",
         alt=(f"Dumbbell chart of {len(sp)} models on {scenario} ({metric}), sorted by {sort}: min to max with the "
              f"mean marked; {len(seeded)} with a seed spread, {len(single)} with one run only. First three: "
              + "; ".join(f"{r.model} {fmt.value(r.min)}–{fmt.value(r.max)} (mean {fmt.value(r.mean)})"
@@ -303,7 +303,7 @@ def across_view(ctx: Ctx) -> View:
     mode = ctx.mode if ctx.mode in ("presenter", "phone") else "desktop"
     alt_top = "; ".join(f"{r.scenario} {fmt.value(r.median_range)} (n={r.n_seeded})"
                         for r in with_seeds.head(4).itertuples())
-    chart = Chart(charts.figure(median_spread_spec(ctx.models, mode)), key="sensitivity_median",
+    chart = Chart(median_spread_spec(ctx.models, mode), key="sensitivity_median",
                   alt=(f"Bar chart of the median range per scenario for {len(ms)} scenarios; over seeds, largest first: "
                        f"{alt_top or 'none'}."),
                   data=ms, data_name="median_spread_per_scenario")
@@ -366,7 +366,7 @@ def best_worst_view(ctx: Ctx) -> View:
                        highlight=list(table["change"] != 0), data_name=f"rank_flips_{scenario}")
     else:
         mode = "presenter" if ctx.presenter else "desktop"
-        visual = Chart(charts.figure(rank_slope_spec(scenario, ctx.models, mode)), key="sensitivity_ranks", alt=alt,
+        visual = Chart(rank_slope_spec(scenario, ctx.models, mode), key="sensitivity_ranks", alt=alt,
                        data=flips, data_name=f"rank_flips_{scenario}")
     read = (f"The chart shows positions 1–{charts_reliability.STAGE_ROWS}; lines that leave the bottom drop below them."
             if ctx.presenter and fs["n"] > charts_reliability.STAGE_ROWS else None)

@@ -5,6 +5,8 @@ blank cells are crossed squares, groups have their own marker symbols, and cells
 """
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -584,22 +586,22 @@ def grid_spec(release, view: str, models: tuple[str, ...]) -> dict:
 
     cells = G.grid_cells(release, view, models)
     other = frozenset(G.grid_row_kinds(release)[1])
-    return core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.grid_scenarios(release)),
-                     other=other).to_dict()
+    return json.loads(core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.grid_scenarios(release)),
+                     other=other).to_json())
 
 
 def coverage_counts_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import coverage as C
 
-    return coverage_counts_chart(C.coverage_counts(release, models), len(release.taxonomy.scenario_names),
-                                 mode=mode).to_dict()
+    return json.loads(coverage_counts_chart(C.coverage_counts(release, models), len(release.taxonomy.scenario_names),
+                                 mode=mode).to_json())
 
 
 def scenario_coverage_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import coverage as C
 
-    return scenario_coverage_chart(C.scenario_coverage(release, models), release.taxonomy.scenario_names,
-                                   mode=mode).to_dict()
+    return json.loads(scenario_coverage_chart(C.scenario_coverage(release, models), release.taxonomy.scenario_names,
+                                   mode=mode).to_json())
 
 
 def overlap_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
@@ -609,10 +611,10 @@ def overlap_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dic
 
     total = len(release.taxonomy.scenario_names)
     if mode != "desktop":
-        return overlap_counts_chart(C.overlap_counts(release, models), total, mode=mode).to_dict()
+        return json.loads(overlap_counts_chart(C.overlap_counts(release, models), total, mode=mode).to_json())
     order = list(C.model_coverage(release, models)["model"])
     ov = C.pairwise_overlap(release, models).reindex(index=order, columns=order)
-    return overlap_heatmap(ov, total).to_dict()
+    return json.loads(overlap_heatmap(ov, total).to_json())
 
 
 def correlation_spec(release, models: tuple[str, ...], bias_metric: str, groups: tuple[str, ...] | None = None,
@@ -623,4 +625,4 @@ def correlation_spec(release, models: tuple[str, ...], bias_metric: str, groups:
 
     corr = M.accuracy_correlations(release, models, bias_metric)
     shown = [GROUP_LABELS[g] for g in (groups if groups is not None else M.OTHER_GROUPS)]
-    return correlation_grid(corr, shown, release.taxonomy.scenario_names, mode=mode).to_dict()
+    return json.loads(correlation_grid(corr, shown, release.taxonomy.scenario_names, mode=mode).to_json())

@@ -6,6 +6,8 @@ Names from the data go through helm_core.escape.chart_label. Colours are ui.pale
 """
 from __future__ import annotations
 
+import json
+
 import itertools
 import math
 
@@ -689,7 +691,7 @@ def weights_spec(release, models: tuple[str, ...], items: tuple[tuple[str, float
     from helm_core import ranking as R
 
     rr = R.recipe_ranking(release, models, items, missing)
-    return weights_bar(rr.weights, rr.coverage, len(models)).to_dict()
+    return json.loads(weights_bar(rr.weights, rr.coverage, len(models)).to_json())
 
 
 
@@ -707,21 +709,21 @@ def from_key(key: tuple) -> pd.DataFrame:
 
 
 def slope_spec(release, shift: tuple, top_n: int, label_a: str, label_b: str, mode: str) -> dict:
-    return slope_chart(from_key(shift), top_n, label_a, label_b, mode=mode).to_dict()
+    return json.loads(slope_chart(from_key(shift), top_n, label_a, label_b, mode=mode).to_json())
 
 
 def stability_spec(release, leaders: tuple, top: int, mode: str) -> dict:
-    return stability_chart(from_key(leaders), top=top, mode=mode).to_dict()
+    return json.loads(stability_chart(from_key(leaders), top=top, mode=mode).to_json())
 
 
 def rival_spec(release, rows: tuple, model: str, mode: str) -> dict:
-    return rival_bars(from_key(rows), model, mode=mode).to_dict()
+    return json.loads(rival_bars(from_key(rows), model, mode=mode).to_json())
 
 
 def paper_podium_spec(release, mode: str) -> dict:
     from helm_core import ranking as R
 
-    return paper_podium_chart(R.paper_podium_check(release, None), mode=mode).to_dict()
+    return json.loads(paper_podium_chart(R.paper_podium_check(release, None), mode=mode).to_json())
 
 
 def bubble_spec(release, models: tuple[str, ...], cap: str, harm: str, cost: str,
@@ -729,6 +731,6 @@ def bubble_spec(release, models: tuple[str, ...], cap: str, harm: str, cost: str
     from helm_core import frontier
 
     v = frontier.cost_view(release, models, cap, harm, cost)
-    return capability_cost_bubble(v.frontier.frame, v.y, x_label=frontier.CAPABILITY_MEASURES[cap],
+    return json.loads(capability_cost_bubble(v.frontier.frame, v.y, x_label=frontier.CAPABILITY_MEASURES[cap],
                                   y_label=frontier.cost_label(release, cost), harm_label=frontier.HARM_MEASURES[harm][2],
-                                  top=dict(top), mode=mode).to_dict()
+                                  top=dict(top), mode=mode).to_json())

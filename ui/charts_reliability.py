@@ -9,6 +9,8 @@ never rides on colour alone: symbols, line styles and text labels carry it too.
 """
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -459,18 +461,18 @@ def spread_dumbbell_spec(release, scenario: str, models: tuple[str, ...], sort: 
 
     sp = S.seed_spread(release, scenario, models)
     order = list(S.order_spread(sp, sort)["model"])
-    return spread_dumbbell(sp, order=order, metric=str(sp["metric"].iloc[0]), scenario=scenario, mode=mode,
-                           limit=STAGE_ROWS if _stage(mode) else None).to_dict()
+    return json.loads(spread_dumbbell(sp, order=order, metric=str(sp["metric"].iloc[0]), scenario=scenario, mode=mode,
+                           limit=STAGE_ROWS if _stage(mode) else None).to_json())
 
 
 def median_spread_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import sensitivity as S
 
-    return median_spread_bars(S.median_spread(release, models), mode).to_dict()
+    return json.loads(median_spread_bars(S.median_spread(release, models), mode).to_json())
 
 
 def rank_slope_spec(release, scenario: str, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import sensitivity as S
 
-    return rank_slope(S.rank_flips(release, scenario, models), mode,
-                      limit=STAGE_ROWS if _stage(mode) else None).to_dict()
+    return json.loads(rank_slope(S.rank_flips(release, scenario, models), mode,
+                      limit=STAGE_ROWS if _stage(mode) else None).to_json())

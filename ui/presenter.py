@@ -172,7 +172,7 @@ def bar(current_url_path: str):
                   key="present_prev", help="Previous slide (PageUp)")
         st.button("Next", icon=":material/arrow_forward:", shortcut="PageDown", disabled=idx >= len(route) - 1,
                   key="present_next", help="Next slide (PageDown)")
-        counter = st.container(width="stretch")
+        counter = st.container(width="stretch").empty()  # one line, rewritten by show_counter
         if route:  # said now, from the route: a page that fails while it runs still shows where the presenter is
             _write_counter(counter, f"**Step {idx + 1} of {len(route)}** · {route[idx].label}")
         showtime.bar_tools()

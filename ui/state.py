@@ -70,6 +70,14 @@ def keep(keys: Iterable[str]) -> None:
     st.session_state.setdefault(_ALLOWED, set()).update(keys)
 
 
+def write_back(key: str) -> None:
+    """on_change of a URL-bound widget whose new value hides other bound widgets (a group choice that swaps the
+    tabs below it): the value, set again as the app's own, so Streamlit writes it to the URL in the run it starts.
+    Without it that run's clean-up of the hidden widgets' URL values sends the query as the server knows it, which
+    after a tab click lacks the browser's new value, and the link loses the choice (Streamlit 1.67)."""
+    st.session_state[key] = st.session_state[key]
+
+
 def finish_run() -> None:
     """Drop query parameters no widget or page declared in this run, with a notice."""
     allowed = st.session_state.get(_ALLOWED, set())

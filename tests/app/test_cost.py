@@ -486,9 +486,10 @@ def test_a_speaker_view_computes_the_presenters_top_three():
         ctx = slides.Ctx(rel=rel, models=tuple(cohort_models(rel, "all")), state={
             "recipe": "safety", "missing": "exclude", "cost": "params", "harm": "gender_repr"}, cohort="all")
         view = cost.chart_view(ctx)
-        labels = [a.text for a in view.visual.figure.layout.annotations if a.showarrow]
+        layout = view.visual.figure["layout"]
+        labels = [a["text"] for a in layout["annotations"] if a.get("showarrow")]
         assert "#1 text-davinci-002" in labels
-        assert view.visual.figure.layout.yaxis.title.text.startswith("Parameters")
+        assert layout["yaxis"]["title"]["text"].startswith("Parameters")
     finally:
         st.session_state["release"], st.session_state["cohort"] = "classic", "paper"
 

@@ -578,7 +578,7 @@ def test_the_slope_chart_is_planned_for_the_screen(mode, bare_release):
 
     view = podium.podium_view(_ctx("classic", "all", {"n": "30"}, mode=mode))
     fig = view.visual.figure
-    texts_ = [x for t in fig.data if t.mode == "text" for x in t.text]
+    texts_ = [x for t in fig["data"] if t.get("mode") == "text" for x in t["text"]]
     assert texts_ and not any("…" in x for x in texts_)
     if mode == "phone":
         assert all(" → #" in x for x in texts_)

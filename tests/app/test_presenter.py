@@ -33,7 +33,9 @@ def bar_calls(monkeypatch):
 
 
 def _counter(at) -> tuple[int, int]:
-    text = next(str(m.value) for m in at.markdown if str(m.value).startswith("**Step "))
+    lines = [str(m.value) for m in at.markdown if str(m.value).startswith("**Step ")]
+    assert len(lines) == 1, lines  # one counter line: the one the bar said before the page ran, rewritten after
+    text = lines[0]
     k, _, n = text.split("**")[1].split()[1:4]
     return int(k), int(n)
 
