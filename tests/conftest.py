@@ -1,8 +1,10 @@
 """Shared fixtures and the suite's layout.
 
-Caches: every test starts with empty Streamlit caches, except the read-only loads of the bundled data (KEEP_WARM:
-the releases in data/, the genuine runs in data/real_runs/, the claims), which the app itself loads once per
-process and shares between sessions. Reading them again for each of ~800 AppTests was most of the AppTest time.
+Caches: every test starts with empty st.cache_resource caches, except the read-only loads of the bundled data
+(KEEP_WARM: the releases in data/, the genuine runs in data/real_runs/, the claims), which the app itself loads once
+per process and shares between sessions; its st.cache_data entries (computations keyed by the release's key, a
+content hash for a loaded suite, handed out as copies) stay from earlier tests of the process, as they do between
+the app's sessions. Recomputing them for each of ~3,000 AppTests was most of the AppTest time.
 A test that needs them cold too gets a full clear: mark it `cold_caches` (the every-page sweep in
 tests/app/test_all_pages.py is, so every page is still run from cold caches), or use `monkeypatch` (which may
 change what a load reads, e.g. helm_output's EAGER_INSTANCE_BYTES): such a test gets a full clear before and after.
@@ -102,11 +104,13 @@ def pytest_make_parametrize_id(config, val, argname):
     return None
 
 
-def clear_caches(keep: frozenset[str] = frozenset()) -> None:
-    """Clear every st.cache_data and every st.cache_resource except those whose function is named in `keep`."""
+def clear_caches(keep: frozenset[str] = frozenset(), *, data: bool = True) -> None:
+    """Clear every st.cache_resource except those whose function is named in `keep`, and (`data`) every
+    st.cache_data."""
     import streamlit as st
 
-    st.cache_data.clear()
+    if data:
+        st.cache_data.clear()
     if not keep:
         st.cache_resource.clear()
         return
@@ -131,7 +135,9 @@ def clear_caches(keep: frozenset[str] = frozenset()) -> None:
 @pytest.fixture(autouse=True)
 def _clear_streamlit_caches(request):
     cold = request.node.get_closest_marker("cold_caches") is not None or "monkeypatch" in request.fixturenames
-    clear_caches(frozenset() if cold else KEEP_WARM)
+    # A warm test keeps the cache_data entries too: they are keyed by the release's key (a content hash for a loaded
+    # suite) and hand out copies, so a test reads what it would have computed from cold.
+    clear_caches(frozenset() if cold else KEEP_WARM, data=cold)
     yield
     if "monkeypatch" in request.fixturenames:
         clear_caches()

@@ -49,26 +49,6 @@ def hover_text(page, key: str, point) -> str:
     return chart(page, key).locator(".hoverlayer").first.text_content() or ""
 
 
-@pytest.mark.parametrize("path", list(PAGES))
-def test_page_renders_with_every_chart(server, page, path):
-    open_page(page, f"{server}/{path}", PAGES[path])
-    assert_clean(page)
-    sections = CHART_KEYS[path] if isinstance(CHART_KEYS[path], dict) else {None: CHART_KEYS[path]}
-    for i, (section, keys) in enumerate(sections.items()):
-        if section is not None:
-            if i:
-                open_section(page, section)
-                assert_clean(page)
-            # only the open section is built: its charts and no other
-            assert page.locator('[data-testid="stMain"] [data-testid="stPlotlyChart"]').count() == len(keys), section
-        for key in keys:
-            c = chart(page, key)
-            assert c.count() == 1, key
-            assert c.locator(".main-svg").count() > 0, key
-            label = page.locator(f'.st-key-{key} [role="figure"][aria-label]')
-            assert label.count() == 1 and len(label.get_attribute("aria-label")) > 40, key  # the text alternative
-
-
 def test_grid_has_112_cells_with_hover(server, page):
     open_page(page, f"{server}/grid?cohort=all", PAGES["grid"])
     points = chart(page, "grid_cells").locator(".scatterlayer .point")

@@ -37,29 +37,6 @@ def _choose(page, label: str, option: str) -> None:
     page.keyboard.press("Enter")
 
 
-@pytest.mark.parametrize("path,key,sections,title", [
-    ("calibration", "calibration_section",
-     [("Reliability diagram", 1), ("Accuracy and calibration", 1), ("Switch interfaces", 0), ("Missing ECE", 0)],
-     "Reliability, Not Just Confidence Theater"),
-    ("sensitivity", "sensitivity_section",
-     [("Per model", 1), ("Across scenarios", 1), ("Best or worst seed", 1), ("Format and examples", 1)],
-     "Prompt Sensitivity"),
-])
-def test_each_section_renders_its_charts(server, page, path, key, sections, title):
-    open_url(page, f"{server}/{path}")
-    main = page.locator('[data-testid="stMain"]')
-    assert title in main.inner_text()
-    for i, (label, n_charts) in enumerate(sections):
-        if i:
-            open_section(page, label)
-            assert _params(page.url)[key] == [label]  # the open section is in the link
-        assert_clean(page)
-        charts = page.locator('[data-testid="stPlotlyChart"]')
-        assert charts.count() == n_charts, label  # only the open section is built
-        for j in range(n_charts):
-            assert charts.nth(j).locator(".main-svg").count() > 0
-
-
 def test_genuine_run_first_and_the_simulation_labelled_on_screen(server, page):
     open_url(page, f"{server}/calibration")
     text = page.locator('[data-testid="stMain"]').inner_text()
