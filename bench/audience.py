@@ -339,10 +339,21 @@ class Sampler:
 
 
 def drain(proc: subprocess.Popen) -> collections.deque:
-    """Read a server's output as it comes (its last 200 lines kept): a pipe nobody reads fills up, and then every
-    thread that logs (an app exception) blocks on it."""
+    """Read a server's output as it comes (its last 200 lines kept): from its pipe (a pipe nobody reads fills up,
+    and then every thread that logs, e.g. an app exception, blocks on it), or from the file it writes to."""
     lines: collections.deque = collections.deque(maxlen=200)
-    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+    if proc.stdout is not None:
+        threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+    elif getattr(proc, "log_path", None):  # tests/e2e/conftest.serving writes the output to a file: follow it
+        def follow() -> None:
+            with open(proc.log_path, encoding="utf-8", errors="replace") as f:
+                while proc.poll() is None:
+                    line = f.readline()
+                    if line:
+                        lines.append(line)
+                    else:
+                        time.sleep(0.2)
+        threading.Thread(target=follow, daemon=True).start()
     return lines
 
 

@@ -2,8 +2,9 @@
 # The project's one test command: installs what the tests need, then runs the whole suite (unit tests, AppTest page
 # tests, browser tests in Debian's Chromium) in two phases. Extra arguments go to pytest (both phases).
 #   bash scripts/test.sh            phase 1: everything but the timing tests, on 3 workers (pytest-xdist,
-#                                   --dist loadgroup: the browser tests in groups, each on one worker against that
-#                                   worker's shared server; the unit and AppTest tests fill the workers);
+#                                   --dist loadgroup: the browser tests in five groups, longest first, each on one
+#                                   worker against that worker's shared server; the unit and AppTest tests fill
+#                                   the workers; tests/conftest.py GROUPS);
 #                                   phase 2: the tests whose verdict is a time under load (marked `alone`: the load
 #                                   test, the live episode), one process, nothing beside them
 #   bash scripts/test.sh fast       the inner loop: unit + AppTest tests, no browser (-m "not browser")
@@ -41,7 +42,7 @@ for a in "$@"; do
   case "$a" in -n|-n[0-9]*|--numprocesses|--numprocesses=*|no:xdist|-pno:xdist) own_workers=1 ;; esac
 done
 if [ "$own_workers" = "0" ] && [ "$WORKERS" -gt 1 ]; then
-  ARGS+=(-n "$WORKERS" --dist loadgroup)
+  ARGS+=(-n "$WORKERS" --dist loadgroup --no-loadscope-reorder)
 fi
 
 if [ "$FAST" = "1" ]; then

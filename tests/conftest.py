@@ -11,10 +11,9 @@ change what a load reads, e.g. helm_output's EAGER_INSTANCE_BYTES): such a test 
 
 Markers: every test under tests/e2e is marked `browser` (Playwright + Chromium against `streamlit run`), so the
 fast inner loop is `bash scripts/test.sh fast` (= `-m "not browser"`); and it is put in an xdist group, so under
-`bash scripts/test.sh` (`-n 3 --dist loadgroup`) the groups "browser" and "browser-2" each run on one worker, one
-test after another against that worker's shared server and browser (tests/e2e/conftest.py), the group
-"browser-own-server" (the 20-session load test and the modules with a server of their own) on the third, and the
-unit and AppTest tests fill the workers as they come free.
+`bash scripts/test.sh` (`-n 3 --dist loadgroup`) each group (GROUPS below) runs on one worker, one test after
+another against that worker's shared server and browser (tests/e2e/conftest.py), and the unit and AppTest tests
+fill the workers as they come free.
 """
 from __future__ import annotations
 
@@ -44,7 +43,6 @@ def _scan_components_once() -> None:
 _scan_components_once()
 
 E2E = ROOT / "tests" / "e2e"
-BROWSER_GROUP = "browser"
 KEEP_WARM = frozenset({
     "ui.cache.bundled_release", "ui.cache.model_matches", "ui.cache.claims",
     "ui.cache.bundled_sources", "ui.cache.bundled_output", "ui.cache.bundled_instances",
@@ -57,26 +55,31 @@ KEEP_WARM = frozenset({
 ALONE = "alone"
 ALONE_MODULES = {"test_concurrent.py", "test_showtime_browser.py"}
 
-# Browser tests with a server of their own that run beside the rest: the modules that start their own server.
-# They run on another worker, with a browser of that worker's own.
-OWN_SERVER_GROUP = "browser-own-server"
-OWN_SERVER_MODULES = {"test_upload_abuse.py", "test_tables_browser.py", "test_leaderboard_browser.py",
-                      "test_escape_browser.py", "test_handout_browser.py"}
-
-
-# The shared-server browser tests wait on the page more than they compute (about half a core), so they run as two
-# groups, one per worker, each against its worker's own shared server and browser: the modules below form the
-# second group (about as long as the rest, by `--durations`).
-SECOND_BROWSER_GROUP = "browser-2"
-SECOND_BROWSER_MODULES = {"test_pages_browser.py", "test_rankings_browser.py", "test_reliability_browser.py",
-                          "test_upload_browser.py", "test_deploy_ready.py", "test_critique_browser.py"}
+# The browser tests run as groups (pytest-xdist `--dist loadgroup`): each group on one worker, one test after another,
+# against that worker's shared server and browser (a module with a server of its own starts it in a module fixture).
+# Five groups of about the same length (by `--durations`, on this 2-core machine), listed longest first: the test
+# command keeps this order (`--no-loadscope-reorder`), so three workers start on the three longest and the others go
+# to whichever worker frees first; the unit and AppTest tests come after. A module not listed joins "browser".
+BROWSER_GROUP = "browser"
+GROUPS = {
+    # upload abuse, hostile names, HELM output tables and leaderboard, the handout: servers of their own
+    "browser-own-server": ["test_upload_abuse.py", "test_escape_browser.py", "test_upload_browser.py",
+                           "test_leaderboard_browser.py", "test_handout_browser.py", "test_tables_browser.py"],
+    # the desktop sweep of every page (with the deploy checks), links and choices in the URL, the Lite walk
+    "browser-pages": ["test_pages_browser.py"],
+    # the presenter route in both themes, the phone sweep, the pre-show check failing, grid tiles
+    BROWSER_GROUP: ["test_slides_browser.py", "test_layout_browser.py", "test_real_runs_browser.py",
+                    "test_radar_browser.py"],
+    "browser-coverage": ["test_coverage_browser.py", "test_critique_browser.py"],
+    "browser-rankings": ["test_rankings_browser.py", "test_reliability_browser.py"],
+}
+GROUP_OF = {module: group for group, modules in GROUPS.items() for module in modules}
+GROUP_ORDER = list(GROUPS)
 
 
 def xdist_group_of(name: str) -> str:
     """The xdist group of a browser-test module, by its file name."""
-    if name in OWN_SERVER_MODULES:
-        return OWN_SERVER_GROUP
-    return SECOND_BROWSER_GROUP if name in SECOND_BROWSER_MODULES else BROWSER_GROUP
+    return GROUP_OF.get(name, BROWSER_GROUP)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -92,7 +95,8 @@ def pytest_collection_modifyitems(config, items):
     # Browser tests first (the load test first of all): xdist hands out the big groups before the single tests,
     # and without workers the long walks start while the machine is fresh. Tests do not depend on their order.
     rest = [i for i in items if i not in browser]
-    browser.sort(key=lambda i: Path(str(i.path)).name not in ALONE_MODULES)
+    browser.sort(key=lambda i: (Path(str(i.path)).name not in ALONE_MODULES,
+                                GROUP_ORDER.index(xdist_group_of(Path(str(i.path)).name))))
     items[:] = browser + rest
 
 

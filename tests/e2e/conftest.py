@@ -10,18 +10,17 @@ How to write a browser test (so the suite stays within its 10 minutes):
 - Do not start a server per test. A test that needs a server configured differently (an environment variable such
   as HELM_OUTPUT, another script, a server whose memory is its own) uses `serving(...)` in a module-scoped fixture,
   shared by the tests of that module.
-- Every test here is marked `browser` and put in an xdist group by tests/conftest.py: under
-  `bash scripts/test.sh` (pytest -n 3 --dist loadgroup) the groups "browser" and "browser-2" (modules listed in
-  SECOND_BROWSER_MODULES) each run on one worker, one test after another, against that worker's one server and
-  browser, while a third worker runs the group "browser-own-server" (modules listed in OWN_SERVER_MODULES: the
-  20-session load test and the modules whose server is their own); the unit and AppTest tests fill the workers as
-  they come free. A new module that starts its own server can join OWN_SERVER_MODULES; a long new module goes into
-  the shorter of the two shared-server groups (`--durations`). Tests must not depend on each other's order or on
-  state another test left in the server (each `page` is a new Streamlit session).
+- Every test here is marked `browser` and put in an xdist group by tests/conftest.py (GROUPS): under
+  `bash scripts/test.sh` (pytest -n 3 --dist loadgroup) each group runs on one worker, one test after another,
+  against that worker's one server and browser; the unit and AppTest tests fill the workers as they come free. A
+  new module joins the shortest group (`--durations`); a module that starts its own server joins
+  "browser-own-server". Tests must not depend on each other's order or on state another test left in the server
+  (each `page` is a new Streamlit session).
 - Before adding a walk over every page (and section), check whether one of the existing walks can carry the new
-  check: test_pages_browser.py (every page and section, 1400 × 900: clean, charts drawn, accessible names),
-  test_layout_browser.py (every page and section in presenter mode at 1280 × 720), test_deploy_ready.py (every
-  page: network and file-system checks), the release walk in test_pages_browser.py (every page on Lite)."""
+  check: test_pages_browser.py (every page and section, 1400 × 900: clean, charts drawn, accessible names, and
+  the deploy checks: network and file system),
+  test_slides_browser.py (the presenter route at 1280 × 720 in both themes through the pre-show check; every page
+  at 390 × 844), the release walk in test_pages_browser.py (every page on Lite)."""
 from __future__ import annotations
 
 import contextlib

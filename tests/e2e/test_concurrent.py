@@ -23,7 +23,7 @@ from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .helpers import IGNORED_CONSOLE, SETTLE_JS, zip_suite
 
 SESSIONS = int(os.environ.get("HELM_CONCURRENT_SESSIONS", "20"))
-WALK_SECONDS = float(os.environ.get("HELM_CONCURRENT_SECONDS", "45"))  # then each session stops walking
+WALK_SECONDS = float(os.environ.get("HELM_CONCURRENT_SECONDS", "30"))  # then each session stops walking
 SETTLE_MS = 120_000
 # (cohort, access, model count the home page must show); None: not checked (depends on the release).
 CHOICES = [("all", None, "67"), ("paper", None, "28"), ("all", "closed", "3"), ("paper", "open", None)]

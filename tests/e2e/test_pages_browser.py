@@ -1,5 +1,7 @@
 """Open every page (and every section tab) in Chromium: the script finishes, every chart draws, no exception,
-no console error, every chart has a text alternative and every widget an accessible name."""
+no console error, every chart has a text alternative and every widget an accessible name; and on the way, the app
+stays on this machine and writes nothing into its folder (deploy readiness). Then the links and choices that
+travel in the URL."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,22 +18,45 @@ PAGES = nav.available_pages()
 TOOLS = {"runs", "leaderboard", "data"}
 
 
-@pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
-def test_page_renders_in_chromium(server, page, spec):
+def test_every_page_renders_and_stays_on_this_machine(server_proc, page):
+    """The desktop sweep, once over every page and section: the script finishes, the first visual starts on the
+    first screen, every chart draws with a text alternative, no exception or console error, every widget has an
+    accessible name. Meanwhile, deploy readiness (Streamlit Community Cloud gives the app a read-mostly checkout):
+    the browser fetches nothing but the app's own server, the server opens no connection beyond this machine, and
+    nothing is written into the project folder."""
+    from urllib.parse import urlparse
+
+    from .deploy import remote_peers, tree_state
     from .slide_probe import visual_box
 
-    open_url(page, f"{server}/{spec.url_path}")
-    if spec.url_path not in TOOLS:
-        box = visual_box(page)
-        assert box and box["kind"], f"{spec.url_path or 'home'}: no chart or table"
-        assert box["top"] < 900, f"{spec.url_path or 'home'}: the first {box['kind']} starts at {box['top']:.0f} px"
-    for section in each_section(page):
-        assert_clean(page)
-        assert spec.title in page.locator('[data-testid="stMain"]').inner_text(), section
-        charts = page.locator('[data-testid="stPlotlyChart"]')
-        for i in range(charts.count()):
-            assert charts.nth(i).locator(".main-svg").count() > 0, (section, i)
-        assert_accessible_names(page, f"{spec.url_path or 'home'}" + (f" · {section}" if section else ""))
+    before = tree_state()
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    peers: set[str] = set()
+    for spec in PAGES:
+        name = spec.url_path or "home"
+        open_url(page, f"{server_proc.url}/{spec.url_path}")
+        if spec.url_path not in TOOLS:
+            box = visual_box(page)
+            assert box and box["kind"], f"{name}: no chart or table"
+            assert box["top"] < 900, f"{name}: the first {box['kind']} starts at {box['top']:.0f} px"
+        for section in each_section(page):
+            where = name + (f" · {section}" if section else "")
+            assert_clean(page)
+            assert spec.title in page.locator('[data-testid="stMain"]').inner_text(), where
+            charts = page.locator('[data-testid="stPlotlyChart"]')
+            for i in range(charts.count()):
+                assert charts.nth(i).locator(".main-svg").count() > 0, (where, i)
+            assert_accessible_names(page, where)
+        peers |= remote_peers(server_proc.pid)
+    own = urlparse(server_proc.url).netloc
+    foreign = sorted({u for u in requested if urlparse(u).scheme in ("http", "https", "ws", "wss")
+                      and urlparse(u).netloc != own})
+    assert not foreign, f"the browser fetched from elsewhere: {foreign[:10]}"
+    assert not peers, f"the server has connections beyond this machine: {sorted(peers)}"
+    after = tree_state()
+    changed = sorted(k for k in after if before.get(k) != after[k])
+    assert not changed, f"the app wrote into the project folder: {changed[:10]}"
 
 
 def test_cohort_choice_goes_into_the_url_and_back(server, browser, page):
