@@ -4,5 +4,5 @@ from __future__ import annotations
 
 import os
 
-STEPS = int(os.environ.get("HELM_FUZZ_STEPS", "30"))
+STEPS = int(os.environ.get("HELM_FUZZ_STEPS", "20"))
 SEEDS = int(os.environ.get("HELM_FUZZ_SEEDS", "1"))
