@@ -29,7 +29,8 @@ def base_layout(fig: go.Figure, *, height: int | None = None, title: str | None 
         colorway=palette.SERIES,
         margin=dict(l=10, r=10, t=40 if title else 10, b=10),
         hoverlabel=dict(namelength=-1),
-        legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="left", x=0),
+        # a gap above the plot: a value label on the top row (its glyph box taller than its band) never meets it
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
     )
     if title:
         if any(getattr(t, "showlegend", None) is not False for t in fig.data) and len(fig.data) > 1:

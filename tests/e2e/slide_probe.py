@@ -159,7 +159,17 @@ def background(page) -> str:
 
 
 def problems(page, mode: str, min_size: float | None = None) -> list[str]:
-    """What is wrong with the screen now, for `mode` ("presenter", "desktop", "phone")."""
+    """What is wrong with the screen for `mode` ("presenter", "desktop", "phone"), once it has held still: a
+    problem seen while a chart is still being laid out (plotly redraws a chart when its container settles on its
+    width, and the theme's colours arrive) is looked at again 0.8 s later, and only what is still wrong counts."""
+    found = _problems(page, mode, min_size)
+    if found:
+        page.wait_for_timeout(800)
+        found = _problems(page, mode, min_size)
+    return found
+
+
+def _problems(page, mode: str, min_size: float | None) -> list[str]:
     out = []
     texts = chart_texts(page)
     if mode == "presenter":

@@ -19,9 +19,10 @@ TOOLS = {"runs", "leaderboard", "data"}
 
 
 def test_every_page_renders_and_stays_on_this_machine(server_proc, page):
-    """The desktop sweep, once over every page and section: the script finishes, the first visual starts on the
-    first screen, every chart draws with a text alternative, no exception or console error, every widget has an
-    accessible name. Meanwhile, deploy readiness (Streamlit Community Cloud gives the app a read-mostly checkout):
+    """The desktop sweep, once over every page (every section of the tools; a story page's first slide, its
+    further slides being walked in both themes by test_slides_browser.py's presenter walk): the script finishes,
+    the first visual starts on the first screen, every chart draws with a text alternative, no exception or console
+    error, every widget has an accessible name. Meanwhile, deploy readiness (Streamlit Community Cloud gives the app a read-mostly checkout):
     the browser fetches nothing but the app's own server, the server opens no connection beyond this machine, and
     nothing is written into the project folder."""
     from urllib.parse import urlparse
@@ -48,6 +49,8 @@ def test_every_page_renders_and_stays_on_this_machine(server_proc, page):
             for i in range(charts.count()):
                 assert charts.nth(i).locator(".main-svg").count() > 0, (where, i)
             assert_accessible_names(page, where)
+            if spec.url_path not in TOOLS:
+                break  # a story page's further slides: walked in both themes by the presenter route walk
         peers |= remote_peers(server_proc.pid)
     own = urlparse(server_proc.url).netloc
     foreign = sorted({u for u in requested if urlparse(u).scheme in ("http", "https", "ws", "wss")
@@ -117,7 +120,9 @@ def test_chart_data_downloads_as_csv(server, page):
 @pytest.mark.parametrize("release,name", [("lite", "HELM Lite v1.13.0")])
 def test_switching_release_in_the_sidebar_then_walking_every_page(server, page, release, name):
     """Pick a later release in the sidebar: it goes into the URL, the cohort radio is disabled (classic only), and
-    every page, reached through the navigation, runs cleanly (no exception, no console error) and names it."""
+    the pages reached through the navigation (every third, and the last, below the fold) keep it, run cleanly (no
+    exception, no console error) and name it. (Every page and section on the later releases: the AppTest statement
+    sweep.)"""
     open_url(page, server)
     sidebar = page.locator('[data-testid="stSidebar"]')
     sidebar.get_by_text(release, exact=True).first.click()
@@ -126,7 +131,8 @@ def test_switching_release_in_the_sidebar_then_walking_every_page(server, page, 
     assert "The cohort applies to HELM classic only" in sidebar.inner_text()
     assert sidebar.locator('[data-testid="stRadio"]').filter(has_text="Cohort").locator("input").first.is_disabled()
     nav_box = sidebar.locator('[data-testid="stSidebarNav"]')
-    for spec in PAGES:
+    walk = {p.url_path: p for p in PAGES[::3] + PAGES[-1:]}  # above and below the navigation's fold
+    for spec in walk.values():
         title = nav.title(spec, release != "classic")  # the grid is "16 × 7" on classic only
         link = nav_box.locator('[data-testid="stSidebarNavLink"]').filter(has_text=title).first
         if not link.count():  # folded away under "View more"
