@@ -5,8 +5,6 @@ blank cells are crossed squares, groups have their own marker symbols, and cells
 """
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -15,6 +13,7 @@ from helm_core.escape import chart_label
 
 from . import palette
 from .charts import BLUE, GREY, SKY, base_layout, chart_labels, fmt_value, wrap_label
+from .stage import plain
 
 SYMBOLS = ["circle", "diamond", "square", "triangle-up", "cross", "star", "triangle-down", "hexagon"]
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
@@ -576,8 +575,8 @@ def pair_scatter(pairs: pd.DataFrame, x_title: str, y_title: str, lower_is_bette
 
 
 # ----------------------------------------------------------------------------- cached figure specs
-# Building a plotly figure (with validation) costs 5–50 ms; the pages cache these specs with ui.cache.on_release
-# and rebuild the figure from the cached dict without re-validating it.
+# Building a plotly figure (with validation) costs 5–50 ms; the pages cache these specs with ui.cache.on_release,
+# as plain JSON types (stage.plain), and hand the cached dict to the layout as it is: no figure is rebuilt on a rerun.
 
 
 def grid_spec(release, view: str, models: tuple[str, ...]) -> dict:
@@ -586,22 +585,22 @@ def grid_spec(release, view: str, models: tuple[str, ...]) -> dict:
 
     cells = G.grid_cells(release, view, models)
     other = frozenset(G.grid_row_kinds(release)[1])
-    return json.loads(core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.grid_scenarios(release)),
-                     other=other).to_json())
+    return plain(core_grid(cells, view, [GROUP_LABELS[g] for g in CORE_GROUPS], list(G.grid_scenarios(release)),
+                           other=other))
 
 
 def coverage_counts_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import coverage as C
 
-    return json.loads(coverage_counts_chart(C.coverage_counts(release, models), len(release.taxonomy.scenario_names),
-                                 mode=mode).to_json())
+    return plain(coverage_counts_chart(C.coverage_counts(release, models), len(release.taxonomy.scenario_names),
+                                       mode=mode))
 
 
 def scenario_coverage_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import coverage as C
 
-    return json.loads(scenario_coverage_chart(C.scenario_coverage(release, models), release.taxonomy.scenario_names,
-                                   mode=mode).to_json())
+    return plain(scenario_coverage_chart(C.scenario_coverage(release, models), release.taxonomy.scenario_names,
+                                         mode=mode))
 
 
 def overlap_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
@@ -611,10 +610,10 @@ def overlap_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dic
 
     total = len(release.taxonomy.scenario_names)
     if mode != "desktop":
-        return json.loads(overlap_counts_chart(C.overlap_counts(release, models), total, mode=mode).to_json())
+        return plain(overlap_counts_chart(C.overlap_counts(release, models), total, mode=mode))
     order = list(C.model_coverage(release, models)["model"])
     ov = C.pairwise_overlap(release, models).reindex(index=order, columns=order)
-    return json.loads(overlap_heatmap(ov, total).to_json())
+    return plain(overlap_heatmap(ov, total))
 
 
 def correlation_spec(release, models: tuple[str, ...], bias_metric: str, groups: tuple[str, ...] | None = None,
@@ -625,4 +624,4 @@ def correlation_spec(release, models: tuple[str, ...], bias_metric: str, groups:
 
     corr = M.accuracy_correlations(release, models, bias_metric)
     shown = [GROUP_LABELS[g] for g in (groups if groups is not None else M.OTHER_GROUPS)]
-    return json.loads(correlation_grid(corr, shown, release.taxonomy.scenario_names, mode=mode).to_json())
+    return plain(correlation_grid(corr, shown, release.taxonomy.scenario_names, mode=mode))

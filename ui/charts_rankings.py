@@ -6,8 +6,6 @@ Names from the data go through helm_core.escape.chart_label. Colours are ui.pale
 """
 from __future__ import annotations
 
-import json
-
 import itertools
 import math
 
@@ -21,6 +19,7 @@ from helm_core.escape import chart_label, unchart_label
 
 from . import palette
 from .charts import base_layout, fmt_value
+from .stage import plain
 
 UP, DOWN, SAME = palette.UP, palette.DOWN, palette.NEUTRAL
 
@@ -684,14 +683,14 @@ def scale_chart(frame: pd.DataFrame, *, threshold: float = 0.55, size: float = 5
 
 
 # ----------------------------------------------------------------------------- cached figure specs
-# As in charts_coverage: cached by the page (ui.cache.on_release), rebuilt with charts.figure without validation.
+# As in charts_coverage: cached by the page (ui.cache.on_release) as plain JSON, handed to the layout as it is.
 
 
 def weights_spec(release, models: tuple[str, ...], items: tuple[tuple[str, float], ...], missing: str) -> dict:
     from helm_core import ranking as R
 
     rr = R.recipe_ranking(release, models, items, missing)
-    return json.loads(weights_bar(rr.weights, rr.coverage, len(models)).to_json())
+    return plain(weights_bar(rr.weights, rr.coverage, len(models)))
 
 
 
@@ -709,21 +708,21 @@ def from_key(key: tuple) -> pd.DataFrame:
 
 
 def slope_spec(release, shift: tuple, top_n: int, label_a: str, label_b: str, mode: str) -> dict:
-    return json.loads(slope_chart(from_key(shift), top_n, label_a, label_b, mode=mode).to_json())
+    return plain(slope_chart(from_key(shift), top_n, label_a, label_b, mode=mode))
 
 
 def stability_spec(release, leaders: tuple, top: int, mode: str) -> dict:
-    return json.loads(stability_chart(from_key(leaders), top=top, mode=mode).to_json())
+    return plain(stability_chart(from_key(leaders), top=top, mode=mode))
 
 
 def rival_spec(release, rows: tuple, model: str, mode: str) -> dict:
-    return json.loads(rival_bars(from_key(rows), model, mode=mode).to_json())
+    return plain(rival_bars(from_key(rows), model, mode=mode))
 
 
 def paper_podium_spec(release, mode: str) -> dict:
     from helm_core import ranking as R
 
-    return json.loads(paper_podium_chart(R.paper_podium_check(release, None), mode=mode).to_json())
+    return plain(paper_podium_chart(R.paper_podium_check(release, None), mode=mode))
 
 
 def bubble_spec(release, models: tuple[str, ...], cap: str, harm: str, cost: str,
@@ -731,6 +730,6 @@ def bubble_spec(release, models: tuple[str, ...], cap: str, harm: str, cost: str
     from helm_core import frontier
 
     v = frontier.cost_view(release, models, cap, harm, cost)
-    return json.loads(capability_cost_bubble(v.frontier.frame, v.y, x_label=frontier.CAPABILITY_MEASURES[cap],
+    return plain(capability_cost_bubble(v.frontier.frame, v.y, x_label=frontier.CAPABILITY_MEASURES[cap],
                                   y_label=frontier.cost_label(release, cost), harm_label=frontier.HARM_MEASURES[harm][2],
-                                  top=dict(top), mode=mode).to_json())
+                                  top=dict(top), mode=mode))

@@ -9,8 +9,6 @@ never rides on colour alone: symbols, line styles and text labels carry it too.
 """
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
@@ -21,6 +19,7 @@ from helm_core.escape import chart_label
 
 from . import palette
 from .charts import base_layout, chart_labels, fmt_value
+from .stage import plain
 
 ACCESS_STYLE = {  # access level -> (series colour: identity only, named in the legend; symbol)
     "open": (palette.SERIES[0], "circle"),
@@ -452,8 +451,8 @@ def trial_outcomes(outcomes: pd.DataFrame, *, mode: str = "desktop") -> go.Figur
 
 
 # ----------------------------------------------------------------------------- cached figure specs
-# As in charts_coverage: the page caches these dicts (ui.cache.on_release) and rebuilds each figure with
-# charts.figure, so a rerun does not pay 20-30 ms of plotly validation per chart.
+# As in charts_coverage: the page caches these plain-JSON dicts (ui.cache.on_release) and hands them to the layout as
+# they are (ui.stage styles the dict), so a rerun pays no plotly validation or figure copy per chart.
 
 
 def spread_dumbbell_spec(release, scenario: str, models: tuple[str, ...], sort: str, mode: str = "desktop") -> dict:
@@ -461,18 +460,18 @@ def spread_dumbbell_spec(release, scenario: str, models: tuple[str, ...], sort: 
 
     sp = S.seed_spread(release, scenario, models)
     order = list(S.order_spread(sp, sort)["model"])
-    return json.loads(spread_dumbbell(sp, order=order, metric=str(sp["metric"].iloc[0]), scenario=scenario, mode=mode,
-                           limit=STAGE_ROWS if _stage(mode) else None).to_json())
+    return plain(spread_dumbbell(sp, order=order, metric=str(sp["metric"].iloc[0]), scenario=scenario, mode=mode,
+                           limit=STAGE_ROWS if _stage(mode) else None))
 
 
 def median_spread_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import sensitivity as S
 
-    return json.loads(median_spread_bars(S.median_spread(release, models), mode).to_json())
+    return plain(median_spread_bars(S.median_spread(release, models), mode))
 
 
 def rank_slope_spec(release, scenario: str, models: tuple[str, ...], mode: str = "desktop") -> dict:
     from helm_core import sensitivity as S
 
-    return json.loads(rank_slope(S.rank_flips(release, scenario, models), mode,
-                      limit=STAGE_ROWS if _stage(mode) else None).to_json())
+    return plain(rank_slope(S.rank_flips(release, scenario, models), mode,
+                      limit=STAGE_ROWS if _stage(mode) else None))
