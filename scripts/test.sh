@@ -2,7 +2,7 @@
 # The project's one test command: installs what the tests need, then runs the whole suite (unit tests, AppTest page
 # tests, browser tests in Debian's Chromium) in two phases. Extra arguments go to pytest (both phases).
 #   bash scripts/test.sh            phase 1: everything but the timing tests, on 3 workers (pytest-xdist,
-#                                   --dist loadgroup: the browser tests in five groups, longest first, each on one
+#                                   --dist loadgroup: the browser tests in five groups (GROUPS), each on one
 #                                   worker against that worker's shared server; the unit and AppTest tests fill
 #                                   the workers; tests/conftest.py GROUPS);
 #                                   phase 2: the tests whose verdict is a time under load (marked `alone`: the load

@@ -57,9 +57,9 @@ ALONE_MODULES = {"test_concurrent.py", "test_showtime_browser.py"}
 
 # The browser tests run as groups (pytest-xdist `--dist loadgroup`): each group on one worker, one test after another,
 # against that worker's shared server and browser (a module with a server of its own starts it in a module fixture).
-# Five groups of about the same length (by `--durations`, on this 2-core machine), listed longest first: the test
-# command keeps this order (`--no-loadscope-reorder`), so three workers start on the three longest and the others go
-# to whichever worker frees first; the unit and AppTest tests come after. A module not listed joins "browser".
+# Five groups of 2-4 minutes each (by `--durations`, on this 2-core machine), in the order the workers take them: the
+# test command keeps this order (`--no-loadscope-reorder`), so three workers start on the first three and the others
+# go to whichever worker frees first; the unit and AppTest tests come after. A module not listed joins "browser".
 BROWSER_GROUP = "browser"
 GROUPS = {
     # upload abuse, hostile names, HELM output tables and leaderboard, the handout: servers of their own
