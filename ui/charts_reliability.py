@@ -271,7 +271,7 @@ def median_spread_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     if not seeds.empty:
         fig.add_trace(go.Bar(
             x=seeds["median_range"], y=chart_labels(seeds["scenario"]), orientation="h",
-            name="over seeds (median across models)",
+            name="over seeds (median of models)",
             marker=dict(color=palette.DATA, pattern=dict(shape=["." if n < FEW_MODELS else "" for n in seeds["n_seeded"]])),
             text=[f"{fmt.value(v)} (n={n}{'' if phone or n >= FEW_MODELS else ', few models'})"
                   for v, n in zip(seeds["median_range"], seeds["n_seeded"])],
@@ -290,7 +290,7 @@ def median_spread_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
 
         fig.add_trace(go.Scatter(
             x=[0] * len(runs), y=chart_labels(runs["scenario"]), mode="markers+text",
-            name="over sub-tasks × seeds: not a seed spread (value as text)",
+            name="sub-tasks × seeds: not a seed spread",
             marker=dict(symbol="triangle-right-open", size=11, color=palette.NEUTRAL,
                         line=dict(width=2, color=palette.NEUTRAL)),
             text=[runs_text(v, k) for v, k in zip(runs["median_range"], runs["kind"])],
@@ -303,7 +303,7 @@ def median_spread_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
     if not none.empty:
         fig.add_trace(go.Scatter(
             x=[0] * len(none), y=chart_labels(none["scenario"]), mode="markers+text",
-            name="one run per model: no spread",
+            name="one run per model",
             marker=dict(symbol="x-thin-open", size=10, color=palette.NEUTRAL, line=dict(width=2, color=palette.NEUTRAL)),
             text=["one run: no spread" if phone else "one run per model: no spread"] * len(none),
             textposition="middle right", cliponaxis=False,
