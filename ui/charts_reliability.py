@@ -318,6 +318,9 @@ def median_spread_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
                      range=[-top * 0.02, top * right], nticks=4 if phone or _stage(mode) else None)
     if not len(seeds):
         fig.update_xaxes(showticklabels=False)
+    # No legend: every mark says what it is (the bars' axis title, the markers' own text), and a legend above the
+    # plot could wrap to two rows over the top bars' labels when the browser's fonts arrive late.
+    fig.update_layout(showlegend=False)
     return base_layout(fig, height=max(320, 26 * len(order) + 120))
 
 
