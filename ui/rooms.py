@@ -555,8 +555,8 @@ class RoomRegistry:
         if start is not None and not (isinstance(start, (int, float)) and 0 <= start < end):
             raise BadState("The recording's start must be a time between the room's start and now.")
         first = start if start is not None else (log[0].t if log else None)
-        if first is not None and int(end) <= int(first):  # within the first slide's first second: no duration yet
-            end = None
+        if first is not None and end - first < 1:  # within the first slide's first second: no duration yet
+            end = None  # (the lines count whole seconds from `first`: an end under a second after it is 00:00)
         try:
             return (chapter_lines(log, by=by, start=start, end=end, min_seconds=min_seconds),
                     chapter_csv(log, by=by, start=start, end=end))

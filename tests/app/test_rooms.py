@@ -476,6 +476,19 @@ def test_chapters_of_a_room(reg, clock):
         reg.chapters(secret, start=10_000)
 
 
+@pytest.mark.parametrize("created_to_first, first_to_now", [(0.9, 0.2), (0.0, 0.0), (0.5, 0.99), (2.7, 0.4)])
+def test_chapters_within_the_first_slides_first_second(reg, clock, created_to_first, first_to_now):
+    """Asked for under a second after the first slide (a speaker view opened with the room), across a whole second
+    of the room's clock (0.9 → 1.1): one chapter at 00:00 with no duration yet, never an error."""
+    _, secret = reg.create()
+    clock.advance(created_to_first)
+    publish(reg, secret, slide=0, title="Plumbing · Exam")
+    clock.advance(first_to_now)
+    lines, table = reg.chapters(secret)
+    assert lines == "00:00 Plumbing · Exam"
+    assert table.split("\n")[1] == "1,Plumbing · Exam,0.0,"
+
+
 def test_the_log_is_bounded(reg, clock):
     _, secret = reg.create()
     for i in range(rooms.MAX_LOG + 50):
