@@ -126,7 +126,7 @@ def trail_details(ctx: Ctx, view: View, event) -> None:
     bib = bibtex_for(chosen)
     st.download_button(f"Download BibTeX ({len(shown)} entries)", bib.encode("utf-8"),
                        file_name="helm_explorer_references.bib", mime="application/x-bibtex", key="references_bibtex",
-                       icon=":material/download:")
+                       icon=":material/download:", on_click="ignore")
     # Lazy: a closed plain expander still ships the code block, and the browser's highlighter ran on every visit.
     bib_box = components.lazy_expander("Show the BibTeX", key="references_bibtex_code")
     if bib_box is not None:

@@ -193,9 +193,11 @@ def lazy_expander(label: str, *, key: str):
 
 
 def download(df: pd.DataFrame, name: str, *, key: str, label: str = "Download CSV") -> None:
-    """A CSV download whose bytes are made when clicked, not on every run of the page."""
+    """A CSV download whose bytes are made when clicked, not on every run of the page. The click does not rerun
+    the page (on_click="ignore"): a rerun started by the click drops the run's deferred file, and on a busy server
+    it finished before the browser's request for the bytes arrived, so nothing was downloaded."""
     st.download_button(label, lambda: df.to_csv(index=False).encode("utf-8"), file_name=f"{name}.csv",
-                       mime="text/csv", key=key, icon=":material/download:")
+                       mime="text/csv", key=key, icon=":material/download:", on_click="ignore")
 
 
 def text(value: object) -> str:

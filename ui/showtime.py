@@ -115,7 +115,7 @@ def bar_tools() -> None:
             cohort = cache.active_cohort()
             st.download_button("Offline handout (HTML)", data=lambda: _handout(name, cohort),
                                file_name=f"helm-explorer-{name}-{cohort}.html", mime="text/html",
-                               key="handout_download", icon=":material/download:",
+                               key="handout_download", icon=":material/download:", on_click="ignore",
                                help="Every slide with its chart, talking points and sources in one file that "
                                     "opens without a network: the stage fallback and the take-home.")
         else:
