@@ -42,6 +42,59 @@ def _scan_components_once() -> None:
 
 _scan_components_once()
 
+
+def _compile_each_script_once() -> None:
+    """AppTest makes a new ScriptCache for every run, so every `at.run()` read Home.py and the page's script again,
+    rewrote them for Streamlit's magic (an AST pass) and compiled them: a fifth of an AppTest sweep's time here. The
+    bytecode is kept for the process, keyed by the file's path, size and modification time (a test that writes a
+    script gets it compiled afresh); what runs is the same code."""
+    import os
+
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+
+    compiled: dict[tuple, object] = {}
+    uncached = ScriptCache.get_bytecode
+
+    def get_bytecode(self, script_path: str):
+        path = os.path.abspath(script_path)
+        try:
+            st_ = os.stat(path)
+        except OSError:
+            return uncached(self, script_path)  # Streamlit's own error for a missing script
+        key = (path, st_.st_size, st_.st_mtime_ns)
+        code = compiled.get(key)
+        if code is None:
+            code = compiled[key] = uncached(self, script_path)
+        return code
+
+    ScriptCache.get_bytecode = get_bytecode
+
+
+_compile_each_script_once()
+
+
+def _wait_for_runs_without_spinning() -> None:
+    """AppTest waits for a script run by waking every millisecond to look (local_script_runner's
+    require_widgets_deltas): a tenth of an AppTest's CPU, taken from the run it waits for and, on this 2-core
+    machine, from the other workers. The run ends its thread when it is done, so the wait joins the thread (with
+    the same timeout and the same error)."""
+    from streamlit.testing.v1 import local_script_runner
+
+    def require_widgets_deltas(runner, timeout: float = 3) -> None:
+        thread = runner._script_thread
+        if thread is not None:
+            thread.join(timeout)
+        if runner.script_stopped():
+            return
+        runner.request_stop()
+        runner.join()
+        raise RuntimeError(f"AppTest script run timed out after {timeout}(s)")
+
+    local_script_runner.require_widgets_deltas = require_widgets_deltas
+
+
+_wait_for_runs_without_spinning()
+
 E2E = ROOT / "tests" / "e2e"
 KEEP_WARM = frozenset({
     "ui.cache.bundled_release", "ui.cache.model_matches", "ui.cache.claims",
