@@ -731,5 +731,5 @@ def bubble_spec(release, models: tuple[str, ...], cap: str, harm: str, cost: str
 
     v = frontier.cost_view(release, models, cap, harm, cost)
     return plain(capability_cost_bubble(v.frontier.frame, v.y, x_label=frontier.CAPABILITY_MEASURES[cap],
-                                  y_label=frontier.cost_label(release, cost), harm_label=frontier.HARM_MEASURES[harm][2],
-                                  top=dict(top), mode=mode))
+                                        y_label=frontier.cost_label(release, cost),
+                                        harm_label=frontier.HARM_MEASURES[harm][2], top=dict(top), mode=mode))

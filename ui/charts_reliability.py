@@ -464,7 +464,7 @@ def spread_dumbbell_spec(release, scenario: str, models: tuple[str, ...], sort: 
     sp = S.seed_spread(release, scenario, models)
     order = list(S.order_spread(sp, sort)["model"])
     return plain(spread_dumbbell(sp, order=order, metric=str(sp["metric"].iloc[0]), scenario=scenario, mode=mode,
-                           limit=STAGE_ROWS if _stage(mode) else None))
+                                 limit=STAGE_ROWS if _stage(mode) else None))
 
 
 def median_spread_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dict:

@@ -75,15 +75,11 @@ def _extra_views(path: str) -> list[dict[str, str]]:
 
 def _screen_texts(spec, cohort: str, release: str = "classic") -> list[str]:
     """The text of every section / step / thread of a page, one string each (HTML entities resolved)."""
-    from .critique_helpers import open_at
     from .helpers import open_section, open_story_page
 
     out = []
     for extra in _extra_views(spec.url_path):
-        if release == "classic":
-            at = open_at(spec.file, {"cohort": cohort, **extra})
-        else:
-            at = open_story_page(spec.file, {"cohort": cohort, "release": release, **extra})
+        at = open_story_page(spec.file, {"cohort": cohort, "release": release, **extra})
         key, tabs = section_tabs(at)
         labels = [t.label for t in tabs] if key else [None]
         for label in labels:

@@ -22,9 +22,9 @@ def test_every_page_renders_and_stays_on_this_machine(server_proc, page):
     """The desktop sweep, once over every page (every section of the tools; a story page's first slide, its
     further slides being walked in both themes by test_slides_browser.py's presenter walk): the script finishes,
     the first visual starts on the first screen, every chart draws with a text alternative, no exception or console
-    error, every widget has an accessible name. Meanwhile, deploy readiness (Streamlit Community Cloud gives the app a read-mostly checkout):
-    the browser fetches nothing but the app's own server, the server opens no connection beyond this machine, and
-    nothing is written into the project folder."""
+    error, every widget has an accessible name. Meanwhile, deploy readiness (Streamlit Community Cloud gives the app
+    a read-mostly checkout): the browser fetches nothing but the app's own server, the server opens no connection
+    beyond this machine, and nothing is written into the project folder."""
     from urllib.parse import urlparse
 
     from .deploy import remote_peers, tree_state
