@@ -10,7 +10,7 @@ state.start_run()
 presenter.read_url()
 # A local icon: a ":material/..." page icon makes the browser fetch it from a font CDN (no network on stage).
 st.set_page_config(page_title="HELM Explorer", page_icon=str(nav.ROOT / "ui" / "favicon.png"), layout="wide",
-                   initial_sidebar_state="collapsed" if presenter.is_on() else "auto")
+                   initial_sidebar_state="collapsed" if viewport.presenting() else "auto")
 
 # A server path given at start-up (`streamlit run Home.py -- --helm-output PATH`, or HELM_OUTPUT) is loaded
 # once per process and offered to every session; uploads stay in the session that made them. Before the
@@ -91,14 +91,15 @@ with st.sidebar:
 viewport.page_css()
 
 follow_slot = st.container() if showtime.following() else None
-counter = presenter.bar(pg.url_path) if presenter.is_on() else None
+counter = (presenter.bar(pg.url_path, on_step=showtime.publish, tools=showtime.bar_tools) if viewport.presenting()
+           else None)
 if follow_slot is not None:
     with follow_slot:
         showtime.follow_bar(pg.url_path)
 # Page runs take turns (ui/run_gate.py): an audience that joins at once is served one after another, the median
 # viewer long before the last, instead of every run sharing the interpreter and finishing together. The
 # presenter's own runs never wait.
-with run_gate.slot(wait=not presenter.is_on()):
+with run_gate.slot(wait=not viewport.presenting()):
     pg.run()
 if counter is not None:
     presenter.show_counter(counter, pg.url_path)

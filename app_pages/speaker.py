@@ -14,14 +14,14 @@ import streamlit as st
 
 from helm_core import content, fmt
 from helm_core.chapters import SlideChange
-from ui import cache, components, nav, rooms, slides, state
+from ui import cache, components, nav, room_protocol, rooms, slides, state
 
 POLL_SECONDS = 0.5  # the speaker view follows the presenter within a second
 _VIEWS = "_speaker_views"  # {(version, slide): (current, next)} of the last computed slide texts
 
 
 def _secret() -> str | None:
-    raw = state.allow(rooms.SPEAKER_PARAM, lambda v: rooms.SECRET_RE.fullmatch(v) is not None)
+    raw = state.allow(room_protocol.SPEAKER_PARAM, lambda v: room_protocol.SECRET_RE.fullmatch(v) is not None)
     return raw
 
 
@@ -78,7 +78,7 @@ def _drive(secret: str, command: str) -> None:
     try:
         rooms.registry().drive(secret, command)
         st.session_state.pop("_speaker_error", None)
-    except rooms.RoomError as e:
+    except room_protocol.RoomError as e:
         st.session_state["_speaker_error"] = str(e)
 
 
@@ -148,7 +148,7 @@ def main() -> None:
     def live() -> None:
         try:
             snap = reg.snapshot_for_secret(secret)
-        except rooms.RoomError as e:
+        except room_protocol.RoomError as e:
             st.error(str(e), icon=":material/link_off:")
             return
         top = st.columns([2, 1, 1, 1])

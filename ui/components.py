@@ -10,7 +10,7 @@ import streamlit as st
 from helm_core import escape, fmt
 from helm_core.content import CONFIDENCE_LEVELS, Claim
 
-from . import cache, nav, palette, presenter, state
+from . import cache, nav, palette, stage, state, viewport
 
 # A claim's badge colour names the kind of source it rests on (ui.palette: one meaning per colour); the badge's
 # text names the source and the confidence ("2022 paper · quoted", "HELM code/config · verified").
@@ -26,7 +26,7 @@ def page_header(url_path: str) -> nav.PageSpec:
     data_label = f"Data: {rel.name}" + ("" if rel.is_bundled else " (loaded by you)")
     takeaway = nav.takeaway(spec, not rel.is_classic)  # classic's takeaway and title only where they are true
     title = nav.title(spec, not rel.is_classic)
-    if presenter.is_on():
+    if viewport.presenting():
         # The presenter bar names the page, the slide and the data (ui.presenter.show_counter); the slide's point
         # is the headline.
         return spec
@@ -54,12 +54,10 @@ def claim(claim_id: str, *, compact: bool = False) -> None:
 def cohort_label(n_models: int | None = None) -> str:
     """The sidebar's cohort in words, for sentences computed on it: "the 2022 paper's cohort (28 models)",
     "every model of the release, open access (20 models)"."""
-    from . import state as _state
-
     c = cache.active_cohort()
     base = "the 2022 paper's cohort" if c == "paper" else "every model of the release"
-    access = _state.access_levels()
-    if set(access) != set(_state.ACCESS):
+    access = state.access_levels()
+    if set(access) != set(state.ACCESS):
         base += ", " + " and ".join(access) + " access"
     n = len(cache.active_models()) if n_models is None else n_models
     return f"{base} ({fmt.count(n, 'model')})"
@@ -70,10 +68,8 @@ def chart(fig: go.Figure, *, key: str, alt: str, data: pd.DataFrame | None = Non
     """A chart that is not a slide's main visual (a detail below it): dressed for the screen like the slide's own
     (ui.stage: stage text in presenter mode, the phone layout, the theme's text colour), with a stable key, a text
     alternative, and its data as a table and CSV download."""
-    from . import stage, viewport
-
-    mode = "presenter" if presenter.is_on() else viewport.mode()
-    event = st.plotly_chart(stage.style(fig, mode=mode, theme=viewport.theme()), key=key, width="stretch", alt=alt,
+    event = st.plotly_chart(stage.style(fig, mode=viewport.screen(), theme=viewport.theme()), key=key, width="stretch",
+                            alt=alt,
                             **kwargs)
     if data is not None:
         # Lazy: the table (and the browser's data-grid code, ~0.3 s per page load) only once it is opened.

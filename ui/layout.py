@@ -16,7 +16,7 @@ from .slides import Chart, Ctx, Deck, Slide, Table, View
 def context() -> Ctx:
     """The context of this run: the active release and cohort, the screen (presenter / phone / desktop), the theme
     and the session's state."""
-    mode = "presenter" if presenter.is_on() else viewport.mode()
+    mode = viewport.screen()
     return Ctx(rel=cache.active_release(), models=cache.active_models(), mode=mode, theme=viewport.theme(),
                state=st.session_state, cohort=cache.active_cohort())
 

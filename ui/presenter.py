@@ -6,11 +6,12 @@ moving between pages) and is mirrored into the URL on every run, so a prepared l
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
-from . import cache, nav, slides, state
+from . import cache, components, nav, slides, state, viewport
 
-KEY = "presenter"
 PARAM = "present"
 ON_VALUES = {"1", "true", "yes", "on"}
 OFF_VALUES = {"0", "false", "no", "off"}
@@ -42,22 +43,18 @@ def read_url() -> None:
     state.allow(PARAM, lambda v: v.lower() in ON_VALUES | OFF_VALUES)
     raw = (st.query_params.get(PARAM) or "").lower()
     if raw in ON_VALUES:
-        st.session_state[KEY] = True
+        st.session_state[viewport.PRESENTER_KEY] = True
     elif raw in OFF_VALUES:
-        st.session_state[KEY] = False
-
-
-def is_on() -> bool:
-    return bool(st.session_state.get(KEY, False))
+        st.session_state[viewport.PRESENTER_KEY] = False
 
 
 def _set(on: bool) -> None:
-    st.session_state[KEY] = on
+    st.session_state[viewport.PRESENTER_KEY] = on
     write_url()
 
 
 def write_url() -> None:
-    if is_on():
+    if viewport.presenting():
         st.query_params[PARAM] = "1"
     elif PARAM in st.query_params:
         del st.query_params[PARAM]
@@ -65,7 +62,7 @@ def write_url() -> None:
 
 def toggle() -> None:
     """The sidebar switch (the mode itself hides the sidebar; the bar has an exit button)."""
-    st.session_state["presenter_toggle"] = is_on()
+    st.session_state["presenter_toggle"] = viewport.presenting()
     st.toggle("Presenter mode", key="presenter_toggle",
               on_change=lambda: _set(bool(st.session_state["presenter_toggle"])),
               help="Large type, no sidebar, Previous/Next buttons (PageUp/PageDown) through the story's slides.")
@@ -148,25 +145,26 @@ def switch_early(current_url_path: str) -> None:
     """In presenter mode, a Previous/Next press that leaves the open page switches at once (Home.py calls this
     right after st.navigation): the run it interrupts would otherwise draw the bar first, only for the switch to
     throw it away."""
-    if not is_on():
+    if not viewport.presenting():
         return
     _, target = _target(current_url_path, _step_clicked())
     if target is not None and target.page != current_url_path:
         go(target, current_url_path)
 
 
-def bar(current_url_path: str):
+def bar(current_url_path: str, *, on_step: Callable[[str], None], tools: Callable[[], None]):
     """Previous / Next (PageUp / PageDown) and where the presenter is: "step k of n", the page and the slide.
-    Returns the counter's slot, filled by `show_counter` once the page has run."""
+    `on_step(url_path)` runs once the step is known, before the page draws it (the live room learns the new slide
+    then: ui.showtime.publish); `tools()` draws the layer above's buttons in the bar (ui.showtime.bar_tools), so
+    this module never imports the live-room layer. Returns the counter's slot, filled by `show_counter` once the
+    page has run."""
     st.html(_CSS)
     st.html(_SCROLL_TOP, unsafe_allow_javascript=True)
     route, target = _target(current_url_path, _step_clicked())
     if target is not None:
         go(target, current_url_path)
     idx = position(route, current_url_path) if route else 0
-    from . import showtime
-
-    showtime.publish(current_url_path)  # the room learns the new slide now, before this page draws it
+    on_step(current_url_path)
     with st.container(key="present_bar", horizontal=True, vertical_alignment="center", gap="small"):
         st.button("Previous", icon=":material/arrow_back:", shortcut="PageUp", disabled=idx <= 0,
                   key="present_prev", help="Previous slide (PageUp)")
@@ -175,7 +173,7 @@ def bar(current_url_path: str):
         counter = st.container(width="stretch").empty()  # one line, rewritten by show_counter
         if route:  # said now, from the route: a page that fails while it runs still shows where the presenter is
             _write_counter(counter, f"**Step {idx + 1} of {len(route)}** · {route[idx].label}")
-        showtime.bar_tools()
+        tools()
         st.button("Exit presenter", key="present_exit", on_click=_set, args=(False,), icon=":material/close:")
     return counter
 
@@ -189,8 +187,6 @@ def record_slides(deck, all_slides, opened: int) -> None:
 
 
 def _write_counter(counter, where: str) -> None:
-    from . import components
-
     counter.markdown(f"{where} · *{components.text(cache.active_release().name)}*")
 
 
@@ -203,8 +199,6 @@ def show_counter(counter, current_url_path: str) -> None:
     opened = st.session_state.pop(_OPEN, None)
     slide = opened[1] if opened and opened[0] == current_url_path and opened[2] > 1 else None
     idx = position(route, current_url_path) if route else 0
-    from . import components
-
     where = f"**Step {idx + 1} of {len(route)}** · {components.text(page_title)}"
     if slide:
         where += f" · {components.text(slide)}"

@@ -6,7 +6,7 @@ first page at ~2.6 s, bench/README.md). In turns, the first viewer is served aft
 viewer after half the total, for the same total. `SLOTS` runs at a time (default 2, `HELM_RUN_SLOTS`) keep a run
 that waits on a file from holding up the rest.
 
-Home.py runs every page inside `with run_gate.slot(wait=not presenter.is_on()): pg.run()` (the router and the
+Home.py runs every page inside `with run_gate.slot(wait=not viewport.presenting()): pg.run()` (the router and the
 sidebar stay outside, and the presenter never waits). `python -m bench.audience --gate 2` measures the gate through
 bench/variants on a tree that has none. A run that ends early (st.stop, st.rerun,
 st.switch_page, an error) leaves the block by its exception and frees its slot."""

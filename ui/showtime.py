@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
-from . import cache, nav, presenter, rooms, slides, state
+from . import cache, nav, presenter, room_protocol, rooms, slides, state, viewport
 
 SECRET = "_room_secret"
 CODE = "_room_code"
@@ -53,7 +53,7 @@ def room() -> tuple[str, str] | None:
 def _start_room() -> None:
     try:
         code, secret = rooms.registry().create()
-    except rooms.RoomError as e:
+    except room_protocol.RoomError as e:
         st.session_state["_room_error"] = str(e)
         return
     st.session_state[SECRET], st.session_state[CODE] = secret, code
@@ -66,18 +66,18 @@ def _end_room() -> None:
     if r is not None:
         try:
             rooms.registry().close(r[1])
-        except rooms.RoomError:
+        except room_protocol.RoomError:
             pass
     for k in (SECRET, CODE):
         st.session_state.pop(k, None)
 
 
 def follow_link(code: str) -> str:
-    return rooms.follow_url(base_url() + "/", code)
+    return room_protocol.follow_url(base_url() + "/", code)
 
 
 def speaker_link(secret: str) -> str:
-    return rooms.speaker_url(base_url() + "/speaker", secret)
+    return room_protocol.speaker_url(base_url() + "/speaker", secret)
 
 
 def bar_tools() -> None:
@@ -98,7 +98,7 @@ def bar_tools() -> None:
             code, _ = r
             link = follow_link(code)
             st.markdown(f"**Follow along:** `{link}`")
-            st.image(rooms.qr_png(link), width=rooms.qr_size(link), caption=f"Room code {code}")
+            st.image(room_protocol.qr_png(link), width=room_protocol.qr_size(link), caption=f"Room code {code}")
             st.button("End the room", key="room_end", on_click=_end_room, icon=":material/stop_circle:")
     with st.popover("Speaker", icon=":material/co_present:", help="Speaker view and the offline handout"):
         if r is None:
@@ -108,7 +108,7 @@ def bar_tools() -> None:
             st.warning("Private: this link can drive your slides. Open it on your laptop or your phone, not on the "
                        "projector.", icon=":material/lock:")
             st.link_button("Open speaker view", link, icon=":material/open_in_new:")
-            st.image(rooms.qr_png(link), width=rooms.qr_size(link), caption="Speaker view on your phone")
+            st.image(room_protocol.qr_png(link), width=room_protocol.qr_size(link), caption="Speaker view on your phone")
         rel = cache.active_release()
         if cache.uses_bundled():
             name = cache.release_choice()
@@ -132,7 +132,7 @@ def publish(url_path: str) -> None:
     """After a presenter's run: the page, the open slide and the URL state, into the room (bumps its version only
     when something changed)."""
     r = room()
-    if r is None or not presenter.is_on():
+    if r is None or not viewport.presenting():
         return
     reg = rooms.registry()
     route = presenter.steps()
@@ -143,20 +143,20 @@ def publish(url_path: str) -> None:
     step = route[idx]
     if step.key is not None:  # the open slide, whether or not its widget has written the URL yet
         params[step.key] = [step.token]
-    query, _ = rooms.clean_query(params, reserved=reg.reserved, keys=state.declared() | {step.key} - {None})
+    query, _ = room_protocol.clean_query(params, reserved=reg.reserved, keys=state.declared() | {step.key} - {None})
     try:
         reg.publish(r[1], page=url_path, query=query, slide=idx, of=len(route), title=route[idx].label,
                     source=st.session_state.get(SOURCE))
-    except rooms.RoomError as e:
+    except room_protocol.RoomError as e:
         st.session_state["_room_error"] = str(e)
-        if isinstance(e, (rooms.RoomExpired, rooms.RoomClosed, rooms.NoSuchRoom)):
+        if isinstance(e, (room_protocol.RoomExpired, room_protocol.RoomClosed, room_protocol.NoSuchRoom)):
             for k in (SECRET, CODE):
                 st.session_state.pop(k, None)
 
 
 def take_commands(url_path: str) -> None:
     """Presenter mode with a room: every second, the speaker view's Next / Previous / Jump move this screen."""
-    if room() is None or not presenter.is_on():
+    if room() is None or not viewport.presenting():
         return
 
     @st.fragment(run_every=POLL_SECONDS)
@@ -166,13 +166,13 @@ def take_commands(url_path: str) -> None:
             return
         try:
             commands = rooms.registry().take_commands(r[1])
-        except rooms.RoomError:
+        except room_protocol.RoomError:
             return
         if not commands:
             return
         route = presenter.steps()
         here = presenter.position(route, url_path)
-        to = rooms.apply_commands(commands, here, len(route))
+        to = room_protocol.apply_commands(commands, here, len(route))
         if to == here:
             return
         target = route[to]
@@ -187,23 +187,23 @@ def take_commands(url_path: str) -> None:
 
 def _valid_code(v: str) -> bool:
     try:
-        rooms.normalize_code(v)
+        room_protocol.normalize_code(v)
         return True
-    except rooms.RoomError:
+    except room_protocol.RoomError:
         return False
 
 
 def follow_from_url() -> None:
     """A `?follow=<code>` link (any page): follow that room. Called by Home.py before the page runs."""
-    raw = state.allow(rooms.FOLLOW_PARAM, _valid_code)
-    if rooms.FOLLOW_PARAM in st.query_params and raw is None:
+    raw = state.allow(room_protocol.FOLLOW_PARAM, _valid_code)
+    if room_protocol.FOLLOW_PARAM in st.query_params and raw is None:
         st.session_state[FOLLOW] = {"code": None, "attached": False, "seen": 0,
                                     "error": "That is not a room code: a code is 7 letters and digits, as shown on "
                                              "the presenter's screen."}
         return
     if raw is None:
         return
-    code = rooms.normalize_code(raw)
+    code = room_protocol.normalize_code(raw)
     f = st.session_state.get(FOLLOW)
     if not f or f.get("code") != code:
         st.session_state[FOLLOW] = {"code": code, "attached": True, "seen": 0, "error": None}
@@ -224,7 +224,7 @@ def _target_url(snap) -> str | None:
     if spec is None:
         return None
     query = {k: (list(v) if isinstance(v, tuple) else v) for k, v in snap.query.items()}
-    query[rooms.FOLLOW_PARAM] = st.session_state[FOLLOW]["code"]
+    query[room_protocol.FOLLOW_PARAM] = st.session_state[FOLLOW]["code"]
     base = (config.get_option("server.baseUrlPath") or "").strip("/")
     path = "/" + "/".join(p for p in (base, spec.url_path) if p)
     return f"{path}?{urlencode(query, doseq=True)}"
@@ -257,7 +257,7 @@ def _catch_up() -> bool:
         return False
     try:
         snap = rooms.registry().snapshot(g["code"])
-    except rooms.RoomError as e:
+    except room_protocol.RoomError as e:
         g.update(error=str(e), attached=False)
         return False
     g["error"] = None
@@ -285,8 +285,8 @@ def _rejoin() -> None:
 
 def _stop() -> None:
     st.session_state.pop(FOLLOW, None)
-    if rooms.FOLLOW_PARAM in st.query_params:
-        del st.query_params[rooms.FOLLOW_PARAM]
+    if room_protocol.FOLLOW_PARAM in st.query_params:
+        del st.query_params[room_protocol.FOLLOW_PARAM]
 
 
 def follow_bar(current_url_path: str) -> None:
@@ -294,7 +294,7 @@ def follow_bar(current_url_path: str) -> None:
     f = following()
     if not f:
         return
-    state.keep([rooms.FOLLOW_PARAM])
+    state.keep([room_protocol.FOLLOW_PARAM])
     if f.get("attached"):
         _catch_up()  # a late joiner, a rejoin: straight to the presenter's slide (or the room's error, below)
     with st.container(key="follow_bar", horizontal=True, vertical_alignment="center"):
@@ -324,7 +324,7 @@ def follow_bar(current_url_path: str) -> None:
             return
         try:
             version = rooms.registry().version_of(g["code"])
-        except rooms.RoomError as e:
+        except room_protocol.RoomError as e:
             g.update(error=str(e), attached=False)
             st.rerun(scope="app")
             return

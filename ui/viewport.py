@@ -1,4 +1,8 @@
-"""The viewer's screen and theme: a phone probe, the light/dark choice kept in the URL, and the page's CSS.
+"""The viewer's screen and theme: presenter mode, a phone probe, the light/dark choice kept in the URL, and the
+page's CSS.
+
+Presenter mode is a session flag (`PRESENTER_KEY`) that ui.presenter sets from the URL and its controls; every
+layer reads it here (`presenting`, `screen`), so the shared page pieces never import the presenter's bar.
 
 Phone: a tiny Streamlit component (components v2, inline JavaScript, no network) reports whether the window is at
 most PHONE_MAX px wide. It sends a value only when that differs from what the session already has, so a desktop
@@ -17,6 +21,7 @@ import streamlit as st
 from . import state
 
 PHONE_MAX = 480
+PRESENTER_KEY = "presenter"
 THEMES = ("system", "light", "dark")
 _PROBE_KEY = "_viewport"
 
@@ -67,6 +72,16 @@ def _bucket() -> str:
 def mode() -> str:
     """"phone" when the window is at most PHONE_MAX px wide, else "desktop"."""
     return "phone" if _bucket() == "phone" else "desktop"
+
+
+def presenting() -> bool:
+    """Presenter mode is on in this session."""
+    return bool(st.session_state.get(PRESENTER_KEY, False))
+
+
+def screen() -> str:
+    """The screen a page is laid out for: "presenter", else `mode()` ("phone" or "desktop")."""
+    return "presenter" if presenting() else mode()
 
 
 def theme() -> str:

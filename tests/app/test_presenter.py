@@ -28,7 +28,7 @@ ROUTE = _route()
 def bar_calls(monkeypatch):
     calls = []
     real = presenter.bar
-    monkeypatch.setattr(presenter, "bar", lambda url_path: calls.append(url_path) or real(url_path))
+    monkeypatch.setattr(presenter, "bar", lambda url_path, **hooks: calls.append(url_path) or real(url_path, **hooks))
     return calls
 
 

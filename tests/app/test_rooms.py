@@ -15,9 +15,10 @@ from types import MappingProxyType
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import nav, presenter, rooms
-from ui.rooms import (BadCode, BadSecret, BadState, NoSuchRoom, RoomClosed, RoomError, RoomExpired, RoomRegistry,
-                      RoomsFull)
+from ui import nav, presenter, room_protocol, rooms
+from ui.room_protocol import (BadCode, BadSecret, BadState, NoSuchRoom, RoomClosed, RoomError, RoomExpired,
+                              RoomsFull)
+from ui.rooms import RoomRegistry
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [p.url_path for p in nav.PAGES]
@@ -42,7 +43,8 @@ def clock():
 
 @pytest.fixture
 def reg(clock):
-    return RoomRegistry(pages=PAGES, reserved=(rooms.FOLLOW_PARAM, rooms.SPEAKER_PARAM, presenter.PARAM), clock=clock)
+    return RoomRegistry(pages=PAGES, reserved=(room_protocol.FOLLOW_PARAM, room_protocol.SPEAKER_PARAM, presenter.PARAM),
+                        clock=clock)
 
 
 _SCHEMA = {"view": "schema"}
@@ -56,9 +58,9 @@ def publish(reg, secret, *, page="grid", query=_SCHEMA, slide=3, of=40, title="1
 
 def test_create_gives_a_short_typable_code_and_a_long_secret(reg):
     code, secret = reg.create()
-    assert len(code) == rooms.CODE_LENGTH == 7 and set(code) <= set(rooms.ALPHABET)
-    assert not set(rooms.ALPHABET) & set("01ilo")  # no look-alikes
-    assert rooms.SECRET_RE.fullmatch(secret) and len(secret) >= 43  # 43 url-safe characters: 256 bits
+    assert len(code) == room_protocol.CODE_LENGTH == 7 and set(code) <= set(room_protocol.ALPHABET)
+    assert not set(room_protocol.ALPHABET) & set("01ilo")  # no look-alikes
+    assert room_protocol.SECRET_RE.fullmatch(secret) and len(secret) >= 43  # 43 url-safe characters: 256 bits
     assert code not in secret and secret not in code
 
 
@@ -70,7 +72,7 @@ def test_the_room_id_is_an_hmac_of_the_secret_under_a_per_registry_key(clock):
     n, expected = int.from_bytes(digest[:16], "big"), ""
     for _ in range(7):
         n, r = divmod(n, 31)
-        expected += rooms.ALPHABET[r]
+        expected += room_protocol.ALPHABET[r]
     assert code == expected
     assert b._derive(secret) != code  # another key (another process) derives another id from the same secret
     # two registries made without a key get different random keys
@@ -83,7 +85,7 @@ def test_nothing_a_follower_gets_holds_the_secret(reg):
     snap = reg.snapshot(code)
     assert "secret" not in {f for f in type(snap).__dataclass_fields__}
     assert secret not in repr(snap) and secret not in str(dict(snap.query))
-    url = rooms.follow_url("https://helm.example/follow", code)
+    url = room_protocol.follow_url("https://helm.example/follow", code)
     assert url == f"https://helm.example/follow?follow={code}" and secret not in url
     # a page that slipped the secret into the state (say, a speaker link on the slide) is refused
     for leak in (dict(query={"view": secret}), dict(query={"models": ["a", f"x{secret}y"]}),
@@ -102,7 +104,7 @@ def test_nothing_a_follower_gets_holds_the_secret(reg):
 def test_codes_are_read_as_typed(reg, typed):
     code, secret = reg.create()
     text = typed.format(c=code, C=code.upper(), a=code[:3], b=code[3:], A=code[:3].upper())
-    assert rooms.normalize_code(text) == code
+    assert room_protocol.normalize_code(text) == code
     assert reg.snapshot(text).room_id == code
 
 
@@ -239,15 +241,15 @@ def test_a_key_whitelist_refuses_keys_outside_it(reg):
 def test_clean_query_keeps_what_passes_and_names_what_it_drops():
     params = {"view": ["schema"], "models": ["a", "b"], "empty": [], "blank": [""], "bad key": ["x"],
               "embed": ["true"], "cell": ["a\x00b"], "n": "12", "long": ["x" * 201]}
-    query, dropped = rooms.clean_query(params)
+    query, dropped = room_protocol.clean_query(params)
     assert query == {"view": "schema", "models": ("a", "b"), "blank": "", "n": "12"}
     assert dropped == ["bad key", "embed", "cell", "long"]
-    assert rooms.clean_query({"k" * 10_000: "v"})[1] == ["k" * 40]  # a name to show, cut short
-    query, dropped = rooms.clean_query({f"k{i}": "v" for i in range(45)}, keys=None)
-    assert len(query) == rooms.MAX_KEYS and dropped == [f"k{i}" for i in range(40, 45)]
-    query, dropped = rooms.clean_query({"view": "x", "cell": "y"}, keys={"view"}, reserved=("cell",))
+    assert room_protocol.clean_query({"k" * 10_000: "v"})[1] == ["k" * 40]  # a name to show, cut short
+    query, dropped = room_protocol.clean_query({f"k{i}": "v" for i in range(45)}, keys=None)
+    assert len(query) == room_protocol.MAX_KEYS and dropped == [f"k{i}" for i in range(40, 45)]
+    query, dropped = room_protocol.clean_query({"view": "x", "cell": "y"}, keys={"view"}, reserved=("cell",))
     assert query == {"view": "x"} and dropped == ["cell"]
-    rooms.validate_query(query)  # what clean_query keeps always publishes
+    room_protocol.validate_query(query)  # what clean_query keeps always publishes
 
 
 # ---- tokens that do not work ----------------------------------------------------------------------------------
@@ -435,12 +437,12 @@ def test_the_command_queue_is_bounded_and_old_commands_are_dropped(reg, clock):
     (["jump:12"], 0, 10, 9),
 ])
 def test_apply_commands(commands, position, of, expected):
-    assert rooms.apply_commands(commands, position, of) == expected
+    assert room_protocol.apply_commands(commands, position, of) == expected
 
 
 def test_apply_commands_refuses_a_non_command():
     with pytest.raises(ValueError):
-        rooms.apply_commands(["left"], 0, 10)
+        room_protocol.apply_commands(["left"], 0, 10)
 
 
 def test_the_speaker_snapshot_has_clocks_and_notices_two_presenter_windows(reg, clock):
@@ -597,23 +599,23 @@ def test_memory_of_a_full_room_is_bounded(clock):
     ("http://localhost:8501", "http://localhost:8501/?follow=k7m2p9x"),
 ])
 def test_follow_url(page_url, expected):
-    assert rooms.follow_url(page_url, "K7M-2P9X") == expected
+    assert room_protocol.follow_url(page_url, "K7M-2P9X") == expected
 
 
 @pytest.mark.parametrize("page_url", ["javascript:alert(1)", "/follow", "ftp://x/y", ""])
 def test_links_need_an_http_address(page_url):
     with pytest.raises(ValueError):
-        rooms.follow_url(page_url, "k7m2p9x")
+        room_protocol.follow_url(page_url, "k7m2p9x")
     with pytest.raises(ValueError):
-        rooms.speaker_url(page_url, "A" * 43)
+        room_protocol.speaker_url(page_url, "A" * 43)
 
 
 def test_speaker_url_carries_a_well_formed_secret_only(reg):
     _, secret = reg.create()
-    assert rooms.speaker_url("https://helm.example/speaker?x=1", secret) == f"https://helm.example/speaker?speaker={secret}"
+    assert room_protocol.speaker_url("https://helm.example/speaker?x=1", secret) == f"https://helm.example/speaker?speaker={secret}"
     for bad in ("k7m2p9x", "A" * 42, "A" * 42 + "&"):
         with pytest.raises(BadSecret):
-            rooms.speaker_url("https://helm.example/speaker", bad)
+            room_protocol.speaker_url("https://helm.example/speaker", bad)
 
 
 def _png_modules(png: bytes, scale: int, border: int) -> list[list[bool]]:
@@ -632,10 +634,10 @@ def test_the_qr_code_encodes_exactly_the_follow_url(url):
     import zxingcpp
     from PIL import Image
 
-    png = rooms.qr_png(url)
+    png = room_protocol.qr_png(url)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     img = Image.open(io.BytesIO(png))
-    assert img.size == (rooms.qr_size(url), rooms.qr_size(url))
+    assert img.size == (room_protocol.qr_size(url), room_protocol.qr_size(url))
     found = zxingcpp.read_barcodes(img.convert("L"))
     assert [(r.text, r.format) for r in found] == [(url, zxingcpp.BarcodeFormat.QRCode)]
     # the PNG is segno's symbol for the URL, module for module, and the SVG is the same size
@@ -643,14 +645,14 @@ def test_the_qr_code_encodes_exactly_the_follow_url(url):
 
     qr = segno.make_qr(url, error="m")
     assert _png_modules(png, 8, 4) == [[bool(v) for v in row] for row in qr.matrix]
-    svg = rooms.qr_svg(url)
-    assert svg.startswith("<svg ") and f'width="{rooms.qr_size(url)}"' in svg
+    svg = room_protocol.qr_svg(url)
+    assert svg.startswith("<svg ") and f'width="{room_protocol.qr_size(url)}"' in svg
 
 
 @pytest.mark.parametrize("url", ["", None, "x" * 2001])
 def test_the_qr_code_refuses_no_or_huge_addresses(url):
     with pytest.raises(ValueError):
-        rooms.qr_png(url)
+        room_protocol.qr_png(url)
 
 
 # ---- consistency with the app's URL state ------------------------------------------------------------------------
@@ -675,8 +677,8 @@ def _declared_query_keys() -> set[str]:
 def test_every_query_key_the_app_declares_fits_a_room():
     keys = _declared_query_keys()
     assert len(keys) > 40 and {"cohort", "release", "w_accuracy", "grid_section"} <= keys
-    assert [k for k in keys if not rooms.KEY_RE.fullmatch(k)] == []
-    reserved = {"embed", "embed_options", rooms.FOLLOW_PARAM, rooms.SPEAKER_PARAM, presenter.PARAM}
+    assert [k for k in keys if not room_protocol.KEY_RE.fullmatch(k)] == []
+    reserved = {"embed", "embed_options", room_protocol.FOLLOW_PARAM, room_protocol.SPEAKER_PARAM, presenter.PARAM}
     assert keys & reserved == {presenter.PARAM}  # presenter mode stays the follower's own choice
 
 
@@ -687,35 +689,35 @@ def test_registry_is_the_process_one_and_knows_the_app():
     assert rooms.registry() is reg
     assert reg.pages == frozenset(PAGES)
     assert {"follow", "speaker", "present", "embed"} <= reg.reserved
-    query, dropped = rooms.clean_query({"view": "schema", "present": "1", "follow": "k7m2p9x"}, reserved=reg.reserved)
+    query, dropped = room_protocol.clean_query({"view": "schema", "present": "1", "follow": "k7m2p9x"}, reserved=reg.reserved)
     assert query == {"view": "schema"} and dropped == ["present", "follow"]
 
 
 def _presenter_app():
     import streamlit as st
 
-    from ui import rooms
+    from ui import room_protocol, rooms
 
     reg = rooms.registry()
     code, secret = reg.create()
     reg.publish(secret, page="grid", query={"view": "schema"}, slide=3, of=40, title="16 × 7 Core Grid · Schema")
     st.text(f"code={code}")
     st.text(f"registry={id(reg)}")
-    url = rooms.follow_url("http://localhost:8501/follow", code)
-    st.image(rooms.qr_png(url), width=rooms.qr_size(url))
-    st.image(rooms.qr_svg(url), width=200)
+    url = room_protocol.follow_url("http://localhost:8501/follow", code)
+    st.image(room_protocol.qr_png(url), width=room_protocol.qr_size(url))
+    st.image(room_protocol.qr_svg(url), width=200)
 
 
 def _follower_app():
     import streamlit as st
 
-    from ui import rooms
+    from ui import room_protocol, rooms
 
     reg = rooms.registry()
     st.text(f"registry={id(reg)}")
     try:
         snap = reg.snapshot(st.query_params.get("follow", ""))
-    except rooms.RoomError as e:
+    except room_protocol.RoomError as e:
         st.error(str(e))
     else:
         st.text(f"follows {snap.page} {dict(snap.query)} {snap.title}")
