@@ -194,3 +194,54 @@ def parse_md_table(text: str) -> pd.DataFrame:
         except (ValueError, TypeError):
             df[c] = values
     return df
+
+
+def hexes(value) -> list[str]:
+    """The #RRGGBB colours in a plotly colour value (a string or a list of them; numbers are a colour scale's)."""
+    items = value if isinstance(value, list) else [value]
+    named = {"black": "#000000", "white": "#FFFFFF"}
+    out = []
+    for v in items:
+        if isinstance(v, str):
+            v = named.get(v.lower(), v)
+            if len(v) == 7 and v.startswith("#"):
+                out.append(v)
+    return out
+
+
+def faint_text(spec: dict) -> list[str]:
+    """A chart's texts (ticks, axis titles, legend, colour bar, title, annotations: what the presenter walk
+    measures in Chromium) whose colour keeps less than 4.5:1 against the background of either theme, as drawn
+    there (ui.palette.for_theme: ui.stage swaps the theme's ink). A text with no colour of its own takes the
+    layout's font colour."""
+    from ui import palette
+
+    layout = spec.get("layout", {})
+    base = (layout.get("font") or {}).get("color")
+    found = []
+
+    def check(where: str, font: dict | None) -> None:
+        colour = (font or {}).get("color", base)
+        for c in hexes(colour):
+            for theme, bg in palette.BACKGROUNDS.items():
+                if palette.contrast(palette.for_theme(c, theme), bg) < 4.5:
+                    found.append(f"{where} {c} on {theme}")
+
+    for name, axis in layout.items():
+        if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
+            if axis.get("showticklabels") is not False:
+                check(f"{name} ticks", axis.get("tickfont"))
+            if isinstance(axis.get("title"), dict) and axis["title"].get("text"):
+                check(f"{name} title", axis["title"].get("font"))
+    if layout.get("showlegend") is not False:
+        check("legend", (layout.get("legend") or {}).get("font"))
+    if isinstance(layout.get("title"), dict) and layout["title"].get("text"):
+        check("title", layout["title"].get("font"))
+    for i, a in enumerate(layout.get("annotations") or []):
+        if a.get("text") and a.get("visible") is not False:
+            check(f"annotation {i}", a.get("font"))
+    for trace in spec.get("data", []):
+        bar = (trace.get("marker") or {}).get("colorbar")
+        if isinstance(bar, dict) and (trace.get("marker") or {}).get("showscale"):
+            check("colour bar", bar.get("tickfont"))
+    return sorted(set(found))

@@ -5,22 +5,9 @@ import pytest
 
 from ui import nav
 
-from .helpers import open_page, texts
+from .helpers import hexes, open_page, texts
 
 PAGES = nav.available_pages()
-
-
-def _hexes(value) -> list[str]:
-    """The #RRGGBB colours in a plotly colour value (a string or a list of them; numbers are a colour scale's)."""
-    items = value if isinstance(value, list) else [value]
-    named = {"black": "#000000", "white": "#FFFFFF"}
-    out = []
-    for v in items:
-        if isinstance(v, str):
-            v = named.get(v.lower(), v)
-            if len(v) == 7 and v.startswith("#"):
-                out.append(v)
-    return out
 
 
 def faint_marks(at) -> list[str]:
@@ -42,11 +29,11 @@ def faint_marks(at) -> list[str]:
             outline = marker.get("line") or {}
             width = outline.get("width") or 0
             width = min(width) if isinstance(width, list) and width else width  # per-point widths: the thinnest
-            outlines = _hexes(outline.get("color")) if isinstance(width, (int, float)) and width >= 1 else []
+            outlines = hexes(outline.get("color")) if isinstance(width, (int, float)) and width >= 1 else []
             if "markers" in mode or trace.get("type") in ("bar", "barpolar"):
-                colours += _hexes(marker.get("color"))
+                colours += hexes(marker.get("color"))
             if "lines" in mode:
-                colours += _hexes((trace.get("line") or {}).get("color"))
+                colours += hexes((trace.get("line") or {}).get("color"))
             for c in colours:
                 for theme, bg in palette.BACKGROUNDS.items():
                     legible = [palette.contrast(palette.for_theme(x, theme), bg) >= 3 for x in [c, *outlines]]

@@ -11,7 +11,7 @@ import pytest
 from helm_core.data import cohort_models, load_bundled
 from ui import nav, presenter, slides, stage
 
-from .helpers import ROOT, TIMEOUT, assert_clean, open_page, texts
+from .helpers import ROOT, TIMEOUT, assert_clean, faint_text, open_page, texts
 
 PAGES = nav.available_pages()
 
@@ -135,6 +135,9 @@ def test_every_route_step_runs_on_stage_with_stage_fonts(step):
         small = [(k, v) for k, v in _fonts(spec) if v < stage.STAGE_TEXT]
         assert not small, small
         assert spec["layout"].get("height", 0) <= slides.STAGE_HEIGHT
+    # every chart text's contrast, for both themes (the presenter walk in Chromium measures it as drawn, in light)
+    faint = {i: f for i, chart in enumerate(charts) if (f := faint_text(json.loads(chart.proto.spec)))}
+    assert not faint, faint
 
 
 def test_presenter_mode_survives_a_bad_step_in_the_link():
@@ -153,3 +156,14 @@ def test_the_bar_opens_in_presenter_mode_from_a_fresh_link():
     assert_clean(at)
     assert _counter(at) == (1, len(ROUTE))
     assert at.button(key="present_prev").disabled
+
+
+@pytest.mark.parametrize("layout, expected", [
+    ({"font": {"color": "#31333F"}, "xaxis": {"title": {"text": "x"}}}, []),  # the ink: swapped on dark
+    ({"font": {"color": "#31333F"}, "annotations": [{"text": "a", "font": {"color": "#BBBBBB"}}]},
+     ["annotation 0 #BBBBBB on light"]),
+    ({"font": {"color": "#31333F"}, "yaxis": {"tickfont": {"color": "#1A1A1A"}}}, ["yaxis ticks #1A1A1A on dark"]),
+    ({"font": {"color": "#31333F"}, "yaxis": {"showticklabels": False, "tickfont": {"color": "#1A1A1A"}}}, []),
+])
+def test_faint_text_finds_text_a_theme_would_lose(layout, expected):
+    assert faint_text({"layout": layout, "data": []}) == expected
