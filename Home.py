@@ -4,7 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from helm_core import fmt
-from ui import cache, components, nav, presenter, run_gate, showtime, state, viewport
+from ui import cache, components, datasets, nav, presenter, run_gate, showtime, state, viewport, warm_up
 
 state.start_run()
 presenter.read_url()
@@ -15,7 +15,7 @@ st.set_page_config(page_title="HELM Explorer", page_icon=str(nav.ROOT / "ui" / "
 # A server path given at start-up (`streamlit run Home.py -- --helm-output PATH`, or HELM_OUTPUT) is loaded
 # once per process and offered to every session; uploads stay in the session that made them. Before the
 # navigation: a page title that names classic's shape is replaced on any other dataset.
-configured_error = cache.ensure_configured_output()
+configured_error = datasets.ensure_configured_output()
 later = not cache.active_release().is_classic
 
 pages = {}
@@ -52,10 +52,10 @@ with st.sidebar:
     if cache.session_dataset_keys():
         # Shown only once this session has loaded something; not in the URL (uploads are private).
         # The options are the datasets' (unique) labels; the callback maps the choice back to its key.
-        st.session_state["dataset_choice"] = cache.dataset_label(cache.active_release_key())
+        st.session_state["dataset_choice"] = datasets.dataset_label(cache.active_release_key())
         st.radio(
-            "Dataset", options=list(cache.dataset_options()),
-            key="dataset_choice", on_change=cache.choose_dataset_from_widget,
+            "Dataset", options=list(datasets.dataset_options()),
+            key="dataset_choice", on_change=datasets.choose_dataset_from_widget,
             help="Which data every page shows: the bundled HELM release chosen above, or HELM output you loaded "
                  "on the Bring Your Own HELM Output page.",
         )
@@ -109,4 +109,4 @@ showtime.publish(pg.url_path)  # presenter mode with a live room: this slide and
 showtime.take_commands(pg.url_path)  # and the speaker view's Next / Previous / Jump
 # Once per process, after the first page has run: the bundled files pages read on their first visit, read in the
 # background so no visitor (or presenter's PageDown) waits for them.
-cache.start_warm_up()
+warm_up.start_warm_up()

@@ -13,7 +13,7 @@ import streamlit as st
 
 from helm_core import fmt, helm_output, summary, taxonomy, validity
 from helm_core.data import CORE_GROUPS, GROUP_LABELS, DataError
-from ui import cache, components, slides
+from ui import cache, components, datasets, slides
 from ui.slides import Card, Ctx, Slide, Table, View
 
 FLASH = "_data_flash"
@@ -123,26 +123,26 @@ def _load_upload(upload) -> None:
     st.session_state.pop(ERROR, None)
     problem = None
     try:
-        helm_output.check_upload_size(upload.name, upload.size, cache.UPLOAD_LIMIT_BYTES)  # before reading
+        helm_output.check_upload_size(upload.name, upload.size, datasets.UPLOAD_LIMIT_BYTES)  # before reading
         with st.spinner("Reading your HELM output…"):
-            key = cache.load_upload(upload.name, upload.getvalue())
+            key = datasets.load_upload(upload.name, upload.getvalue())
     except DataError as exc:
         problem = str(exc)
     else:
-        cache.use_dataset(key)
-        st.session_state[FLASH] = f"Loaded {upload.name}: every page now shows {cache.dataset_label(key)}."
+        datasets.use_dataset(key)
+        st.session_state[FLASH] = f"Loaded {upload.name}: every page now shows {datasets.dataset_label(key)}."
         st.rerun()
     st.session_state[ERROR] = (upload.file_id, problem)
 
 
 def _server_path() -> None:
-    if not cache.server_paths_allowed():
+    if not datasets.server_paths_allowed():
         st.caption(
             "Running the app on your own machine? Start it with `streamlit run Home.py -- --helm-output PATH` "
             "(or set HELM_OUTPUT=PATH) to load a folder directly, or set HELM_EXPLORER_LOCAL=1 to type paths here.")
         return
     st.markdown("**Or load from a path on this machine**")
-    configured = cache.configured_output_path()
+    configured = datasets.configured_output_path()
     if configured:
         st.caption("Started with a HELM output path (`--helm-output` or HELM_OUTPUT):")
         st.code(configured, language=None)
@@ -154,19 +154,19 @@ def _server_path() -> None:
         shown = path.strip()[:200]
         try:
             with st.spinner("Reading your HELM output…"):
-                key = cache.load_server_path(path.strip())
+                key = datasets.load_server_path(path.strip())
         except DataError as exc:
             st.session_state[PATH_ERROR] = str(exc)
         except OSError as exc:
             st.session_state[PATH_ERROR] = f"{shown}: cannot be read ({exc.strerror or exc})"
         else:
             st.session_state.pop(PATH_ERROR, None)
-            cache.use_dataset(key)
-            st.session_state[FLASH] = f"Loaded {shown}: every page now shows {cache.dataset_label(key)}."
+            datasets.use_dataset(key)
+            st.session_state[FLASH] = f"Loaded {shown}: every page now shows {datasets.dataset_label(key)}."
             st.rerun()
     if st.session_state.get(PATH_ERROR):
         st.error(TEXT(f"Could not load that path. {st.session_state[PATH_ERROR]}. The app keeps showing "
-                      f"{cache.dataset_label(cache.active_release_key())}."), icon=":material/error:")
+                      f"{datasets.dataset_label(cache.active_release_key())}."), icon=":material/error:")
 
 
 def upload_controls(ctx: Ctx) -> None:
@@ -179,7 +179,7 @@ def upload_controls(ctx: Ctx) -> None:
     # No `type=` filter: Streamlit would raise on a file with another extension sent past the browser's check; the
     # loader itself says what it expected instead.
     upload = st.file_uploader(
-        "HELM output (.zip, or one groups .json file)", key="data_upload", max_upload_size=cache.UPLOAD_LIMIT_MB,
+        "HELM output (.zip, or one groups .json file)", key="data_upload", max_upload_size=datasets.UPLOAD_LIMIT_MB,
         help="Private to this browser session: other visitors never see it, nothing is written to disk, "
              "and it is gone when the session ends.")
     if upload is not None and st.session_state.get(DONE) != upload.file_id:
@@ -187,7 +187,7 @@ def upload_controls(ctx: Ctx) -> None:
     err = st.session_state.get(ERROR)
     if upload is not None and err and err[0] == upload.file_id and err[1]:
         st.error(TEXT(f"Could not load this upload. {err[1]}. The app keeps showing "
-                      f"{cache.dataset_label(cache.active_release_key())}."), icon=":material/error:")
+                      f"{datasets.dataset_label(cache.active_release_key())}."), icon=":material/error:")
     with st.expander("What to upload", icon=":material/help:"):
         st.code(
             "benchmark_output/runs/<suite>/\n"
@@ -203,7 +203,7 @@ def upload_controls(ctx: Ctx) -> None:
             "model=openai/gpt2 --suite my-suite --max-eval-instances 10`, then `helm-summarize --suite my-suite`. "
             "Zip `benchmark_output/runs/my-suite`. A zip of `groups/*.json` leaderboard tables works too.")
     st.caption(
-        f"Limits: {cache.UPLOAD_LIMIT_MB} MB per upload; {helm_output.DEFAULT_MAX_BYTES / 1e6:,.0f} MB and "
+        f"Limits: {datasets.UPLOAD_LIMIT_MB} MB per upload; {helm_output.DEFAULT_MAX_BYTES / 1e6:,.0f} MB and "
         f"{helm_output.DEFAULT_MAX_FILES:,} files unpacked. Archives with absolute paths, '..' or links are "
         "refused, and so is an archive that stores a file twice.")
     _server_path()
@@ -220,9 +220,9 @@ def _bundled_details(ctx: Ctx) -> None:
         st.info("You loaded HELM output in this session. Switch to it here or with the sidebar's Dataset choice.",
                 icon=":material/swap_horiz:")
         for i, k in enumerate(loaded, start=1):
-            st.text(cache.dataset_label(k))
+            st.text(datasets.dataset_label(k))
             if st.button(f"Show loaded dataset {i}", key=f"data_use_{k}", icon=":material/swap_horiz:"):
-                cache.use_dataset(k)
+                datasets.use_dataset(k)
                 st.rerun()
         return
     st.markdown(
@@ -281,12 +281,12 @@ def loaded_details(ctx: Ctx, view: View, event) -> None:
     b = st.columns(2)
     bundled_name = cache.RELEASES[cache.release_choice()]  # the sidebar's Release: classic unless chosen
     if b[0].button(f"Back to the bundled {bundled_name}", icon=":material/undo:", key="data_back"):
-        cache.use_dataset(cache.BUNDLED_KEY)
+        datasets.use_dataset(cache.BUNDLED_KEY)
         st.session_state[FLASH] = f"Every page shows the bundled {bundled_name} again."
         st.rerun()
     if b[1].button("Forget this dataset", icon=":material/delete:", key="data_forget",
                    help="Remove it from this session (it was never stored anywhere else)."):
-        cache.forget_dataset(cache.active_release_key())
+        datasets.forget_dataset(cache.active_release_key())
         st.session_state[FLASH] = f"Removed from this session; every page shows the bundled {bundled_name}."
         st.rerun()
 

@@ -11,7 +11,7 @@ import pytest
 
 from helm_core import escape, fmt, helm_output, summary, validity
 from tests import hostile_names as H
-from ui import cache
+from ui import cache, datasets
 
 from .helpers import assert_clean, open_page, section_labels, tables, texts
 
@@ -124,7 +124,7 @@ def test_each_bad_upload_has_its_message(name, data, message):
 
 
 def test_upload_over_the_limit(monkeypatch):
-    monkeypatch.setattr(cache, "UPLOAD_LIMIT_BYTES", 1000)
+    monkeypatch.setattr(datasets, "UPLOAD_LIMIT_BYTES", 1000)
     at = upload(open_page("app_pages/data.py"), "demo.zip", SUITE_ZIP)
     assert any("over the upload limit" in e for e in errors(at))
     assert active_key(at) == cache.BUNDLED_KEY
@@ -157,7 +157,7 @@ def _home_with_loaded_dataset(query=None):
     from .helpers import ROOT, TIMEOUT
 
     out = helm_output.read_helm_zip(SUITE_ZIP, "demo.zip")
-    key = cache.content_key("upload", SUITE_ZIP)
+    key = datasets.content_key("upload", SUITE_ZIP)
     at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
     for k, v in (query or {}).items():
         at.query_params[k] = v
@@ -182,7 +182,7 @@ def test_sidebar_dataset_choice_only_once_something_is_loaded():
 def test_sidebar_choice_switches_every_page():
     at, key = _home_with_loaded_dataset({"cohort": "all"})
     choice = [r for r in at.sidebar.radio if r.label == "Dataset"][0]
-    choice.set_value(cache.BUNDLED_LABEL).run()
+    choice.set_value(datasets.BUNDLED_LABEL).run()
     assert_clean(at)
     assert active_key(at) == cache.BUNDLED_KEY and metrics(at)["Models"] == "67"
     # (AppTest renders the sidebar on the first run only, so switch back with the radio element we hold.)
@@ -280,8 +280,8 @@ def test_configured_output_path(monkeypatch, argv, env, expected):
         monkeypatch.delenv("HELM_OUTPUT", raising=False)
     else:
         monkeypatch.setenv("HELM_OUTPUT", env)
-    assert cache.configured_output_path() == expected
-    assert cache.server_paths_allowed() == (expected is not None)
+    assert datasets.configured_output_path() == expected
+    assert datasets.server_paths_allowed() == (expected is not None)
 
 
 # ----------------------------------------------------------------------------- what was loaded, and left out

@@ -1,5 +1,5 @@
-"""bench.audience: its Streamlit-protocol viewers against a real `streamlit run` of a small app, and the pure
-parts of its report (walk plans, quantiles, budget verdicts) and of bench.server_profile's attribution."""
+"""bench.audience: its Streamlit-protocol viewers (bench.ws_client) against a real `streamlit run` of a small app,
+and the pure parts of its report (walk plans, quantiles, budget verdicts) and of bench.server_profile's attribution."""
 from __future__ import annotations
 
 import asyncio
@@ -9,6 +9,7 @@ import pytest
 
 from bench import audience as A
 from bench import server_profile as P
+from bench import ws_client as W
 
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 60.0  # a bound on a step that never came, not a timing check
@@ -26,7 +27,7 @@ def port():
 def _visit(port: int, steps):
     """Open `/` (or the first step's link) with one viewer, run the steps, return the viewer's Steps and texts."""
     async def go():
-        v = A.Viewer(port, 0)
+        v = W.Viewer(port, 0)
         done, texts = [], []
         try:
             for step in steps:
