@@ -13,12 +13,12 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from helm_core import content, fmt, limits_evidence, summary
+from helm_core import claims, content, critique, fmt, limits_evidence, summary
 from helm_core.data import CORE_GROUPS, GROUP_LABELS, DataError
 from ui import cache, charts_critique, charts_releases, components, slides, state
 from ui.slides import Card, Chart, Ctx, Link, Slide, Table, View
 
-load_steps = st.cache_resource(show_spinner=False)(content.load_steps)
+load_steps = st.cache_resource(show_spinner=False)(critique.load_steps)
 headline_counts = cache.on_release(summary.headline_counts)
 blank_sentence = cache.on_release(summary.blank_sentence)
 blank_cells = cache.on_release(limits_evidence.blank_cells_by_group)
@@ -354,9 +354,9 @@ def successors_view(ctx: Ctx) -> View:
 # ----------------------------------------------------------------------------- claims only
 
 
-def claims_view(ctx: Ctx, step: content.Step) -> View:
-    claims = cache.claims()
-    df = content.claims_table(claims, step.claims)
+def claims_view(ctx: Ctx, step: critique.Step) -> View:
+    all_claims = cache.claims()
+    df = claims.claims_table(all_claims, step.claims)
     heads = [h for h in df["head"] if h]
     firsts = {h.split(" ", 1)[0] for h in heads}
     if len(heads) == len(df) and len(firsts) == 1 and all(" " in h for h in heads):  # "Missing scenarios", ...
@@ -394,7 +394,7 @@ EVIDENCE = {
 FROM_RELEASE = {"dense", "blank_cells", "model_set", "seed_spread", "contamination"}
 
 
-def _on_route(step: content.Step, ctx: Ctx) -> bool:
+def _on_route(step: critique.Step, ctx: Ctx) -> bool:
     """A step leaves the presenter route when its evidence has nothing to draw for the loaded release and cohort."""
     kind = step.evidence
     if kind in ("dense", "blank_cells", "contamination", "seed_spread") and not ctx.models:
@@ -408,14 +408,14 @@ def _on_route(step: content.Step, ctx: Ctx) -> bool:
     return True
 
 
-def step_view(step: content.Step, ctx: Ctx) -> View:
+def step_view(step: critique.Step, ctx: Ctx) -> View:
     view = claims_view(ctx, step) if step.evidence == "claims" else EVIDENCE[step.evidence](ctx)
     view.claims = tuple(step.claims)
     view.links = tuple(Link(link.label, link.page, link.query) for link in step.links)
     return view
 
 
-def _source_phrase(step: content.Step, ctx: Ctx, view: View) -> str:
+def _source_phrase(step: critique.Step, ctx: Ctx, view: View) -> str:
     """What this step's visual is computed from, for the sentence that says the text is about HELM classic."""
     if step.evidence == "claims":
         return "the table above lists the paper's own claims"
@@ -430,7 +430,7 @@ def _source_phrase(step: content.Step, ctx: Ctx, view: View) -> str:
     return f"the {'chart' if isinstance(view.visual, Chart) else 'table'} above is computed from {TEXT(ctx.rel.name)}"
 
 
-def step_details(step: content.Step, k: int, ctx: Ctx, view: View, event) -> None:
+def step_details(step: critique.Step, k: int, ctx: Ctx, view: View, event) -> None:
     """The step's text under its evidence (with what it is true of on another release), and desktop extras."""
     if step.evidence == "contamination":
         contamination_details(ctx)

@@ -8,18 +8,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import aggregate, fmt, ranking
+from helm_core import aggregate, dominance, fmt, ranking, stability, win_rates
 from helm_core.data import GROUP_LABELS
 from ui import cache, charts, charts_rankings, components, recipe_controls, slides, state
 from ui.slides import Card, Chart, Ctx, Link, Slide, View
 
 recipe_ranking = cache.on_release(ranking.recipe_ranking)
-recipe_stability = cache.on_release(ranking.recipe_stability)
-typical_weight_move = cache.on_release(ranking.typical_weight_move)
+recipe_stability = cache.on_release(stability.recipe_stability)
+typical_weight_move = cache.on_release(stability.typical_weight_move)
 paper_podium_check = cache.on_release(ranking.paper_podium_check)
-dominance_check = cache.on_release(ranking.dominance_check)
-rival_sets = cache.on_release(ranking.rival_sets)
-model_set_effect = cache.on_release(ranking.model_set_effect)
+dominance_check = cache.on_release(dominance.dominance_check)
+rival_sets = cache.on_release(win_rates.rival_sets)
+model_set_effect = cache.on_release(win_rates.model_set_effect)
 cohort_ranking = cache.on_release(aggregate.cohort_ranking)
 ranked_groups = cache.on_release(ranking.ranked_groups)
 weights_spec = cache.on_release(charts_rankings.weights_spec)
@@ -37,7 +37,7 @@ SPREAD_WORDS = {"small": "a little", "medium": "moderately", "large": "a lot"}
 N_SAMPLES = 10_000
 LEADERS, STAGE_LEADERS = 8, 5  # the stability chart's rows: on stage fewer, so 16 px labels fit their bars
 POINT_CHARS = 150
-RIVAL_OPTIONS = (*ranking.RIVAL_SETS, "custom")
+RIVAL_OPTIONS = (*win_rates.RIVAL_SETS, "custom")
 TEXT = components.text  # data text into Markdown (helm_core.escape.markdown)
 
 
@@ -376,7 +376,7 @@ def podium_details(ctx: Ctx, view: View, event) -> None:
 # ----------------------------------------------------------------------------- slide 2: robustness
 
 
-def stability_sentence(v: ranking.StabilityVerdict, stab: pd.DataFrame) -> str:
+def stability_sentence(v: stability.StabilityVerdict, stab: pd.DataFrame) -> str:
     """The verdict on first place (helm_core.ranking.stability_word), with the numbers it rests on."""
     leader = TEXT(v.leader)
     if v.word == "unchallenged":
@@ -412,7 +412,7 @@ def robustness_view(ctx: Ctx) -> View:
                     empty="No model can be ranked under this recipe and policy.", empty_kind="warning")
     rr = recipe_ranking(ctx.models, choice.items, choice.missing)
     move = typical_weight_move(choice.items, conc)
-    v = ranking.stability_verdict(stab)
+    v = stability.stability_verdict(stab)
     who = recipe_name(choice)
     samples = fmt.count(N_SAMPLES, "weight sample")
     if v.word == "unchallenged":
@@ -480,10 +480,10 @@ def paper_view(ctx: Ctx) -> View:
                     links=[Link("The paper's podium on HELM classic v0.4.0", "podium",
                                 {"release": "classic", "podium_section": "Paper podium"}, ":material/history:")])
     check = paper_podium_check(None)
-    dominance = dominance_sentence(dominance_check(ctx.models), rel)
+    dominance_line = dominance_sentence(dominance_check(ctx.models), rel)
     if check.empty:
         msg = f"{rel} does not include the paper's podium models, so the claim cannot be checked here."
-        return View(point=msg, empty=msg, claims=["top_accuracy"], notes=[dominance])
+        return View(point=msg, empty=msg, claims=["top_accuracy"], notes=[dominance_line])
     full = cohort_ranking(None)
     n_all = int(check["n"].iloc[0])
     cohort_n = int(check["cohort_n"].iloc[0])
@@ -521,13 +521,13 @@ def paper_view(ctx: Ctx) -> View:
                                    for _, r in check.iterrows())),
                   data=data, data_name="paper_podium")
     return View(point=point, visual=chart, talk=talk, claims=["top_accuracy"],
-                notes=[dominance],
+                notes=[dominance_line],
                 read="Per model of the paper's three: its place in the paper (a claim, purple diamond), its rank "
                      "among the paper's cohort recomputed from this release (open circle) and among every model of "
                      "the release (filled circle). Further left is better.")
 
 
-def dominance_sentence(d: ranking.DominanceCheck, rel_name: str) -> str:
+def dominance_sentence(d: dominance.DominanceCheck, rel_name: str) -> str:
     """Pareto dominance over the groups this cohort has win rates in, saying how many groups each model has."""
     names = fmt.names([GROUP_LABELS[g].lower() for g in d.measured])
     counts = d.group_counts
@@ -588,7 +588,7 @@ def default_set(ctx: Ctx, sets: dict[str, list[str]]) -> str:
     """The rival set a slide opens on: the first that removes someone and leaves a field of at least two; "newer"
     (than the 2022 paper) only on classic, where it splits the field (on a later release nearly every model is)."""
     n = len(ctx.models)
-    keys = [k for k in ranking.RIVAL_SETS if k != "newer" or not ctx.rel.is_later]
+    keys = [k for k in win_rates.RIVAL_SETS if k != "newer" or not ctx.rel.is_later]
     return next((k for k in keys if 0 < len(sets[k]) < n - 1), next((k for k in keys if sets[k]), "custom"))
 
 
@@ -610,7 +610,7 @@ def rivals_view(ctx: Ctx) -> View:
                      "rank": eff["rank_without"], "n": eff["n_without"], "chosen": chosen})
 
     add(f"against all {fmt.count(n, 'model')}", [], False, "all")
-    for k, desc in ranking.RIVAL_SETS.items():
+    for k, desc in win_rates.RIVAL_SETS.items():
         if sets[k]:
             add(f"without the {fmt.count(len(sets[k]), SET_WORDS[k] + ' rival')}" + ("" if ctx.phone else f" ({desc})"),
                 sets[k], which == k, k)
@@ -663,7 +663,7 @@ def rivals_controls(ctx: Ctx) -> None:
     c1.selectbox("Model", order, index=order.index(target), key="podium_ms_model")
     target = st.session_state.get("podium_ms_model", target)
     sets = rival_sets(ctx.models, target)
-    captions = [f"{ranking.RIVAL_SETS[k]} ({len(sets[k])})" for k in ranking.RIVAL_SETS] + ["pick them yourself"]
+    captions = [f"{win_rates.RIVAL_SETS[k]} ({len(sets[k])})" for k in win_rates.RIVAL_SETS] + ["pick them yourself"]
     first = RIVAL_OPTIONS.index(default_set(ctx, sets))
     c2.radio("Remove", RIVAL_OPTIONS, index=first, key="podium_ms_which", horizontal=True, captions=captions)
     if st.session_state.get("podium_ms_which") == "custom":

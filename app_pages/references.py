@@ -9,12 +9,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import bibtex, content, fmt
+from helm_core import bibtex, content, fmt, references
 from helm_core.data import DataError
 from ui import cache, components, slides, state
 from ui.slides import Ctx, Slide, Table, View
 
-load_references = st.cache_resource(show_spinner=False)(content.load_references)
+load_references = st.cache_resource(show_spinner=False)(references.load_references)
 TEXT = components.text
 KINDS = {"work": "paper, post or tool", "release": "HELM release (data)", "repository": "code repository (data)"}
 KIND_SHORT = {"work": "work", "release": "release", "repository": "repository"}  # a phone's narrow column
@@ -32,7 +32,7 @@ def _broken(exc: DataError) -> View:
     return View(point=msg, empty=msg, empty_kind="warning")
 
 
-def _topics(ctx: Ctx, refs: content.References) -> tuple[str, ...]:
+def _topics(ctx: Ctx, refs: references.References) -> tuple[str, ...]:
     chosen = ctx.get("topic", ()) or ()
     if isinstance(chosen, str):
         chosen = (chosen,)
@@ -80,7 +80,7 @@ def trail_view(ctx: Ctx) -> View:
                      "notes, and the BibTeX are below.")
 
 
-def _entry(r: content.Reference) -> None:
+def _entry(r: references.Reference) -> None:
     ids = []
     if r.arxiv:
         ids.append(f"arXiv {r.arxiv}")

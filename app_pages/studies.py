@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import content, fmt, limits_evidence
+from helm_core import content, fmt, limits_evidence, studies as study_book
 from helm_core.data import GROUP_LABELS, DataError
 from ui import cache, charts_critique, components, slides, state
 from ui.slides import Chart, Ctx, Slide, View
 
-load_studies = st.cache_resource(show_spinner=False)(content.load_studies)
+load_studies = st.cache_resource(show_spinner=False)(study_book.load_studies)
 top_models = cache.on_release(limits_evidence.top_models)
 core_cells = cache.on_release(limits_evidence.core_cells)
 
@@ -26,7 +26,7 @@ def _content():
     """The studies, their overview table and the numeric findings (DataError when a content file is broken)."""
     studies = load_studies()
     claims = cache.claims()
-    return studies, content.studies_table(studies, claims), content.numeric_findings_frame(studies, claims)
+    return studies, study_book.studies_table(studies, claims), study_book.numeric_findings_frame(studies, claims)
 
 
 def _broken(exc: DataError) -> View:

@@ -8,19 +8,18 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import content, fmt
-from helm_core import threads as thread_numbers
+from helm_core import content, critique, fmt, references, threads as thread_numbers
 from helm_core.data import DataError
 from ui import cache, components, nav, slides, state, stepper
 from ui.slides import Ctx, Slide, Table, View
 
-load_threads = st.cache_resource(show_spinner=False)(content.load_threads)
-load_references = st.cache_resource(show_spinner=False)(content.load_references)
+load_threads = st.cache_resource(show_spinner=False)(critique.load_threads)
+load_references = st.cache_resource(show_spinner=False)(references.load_references)
 thread_number = cache.on_release(thread_numbers.thread_number)
 TEXT = components.text
 
 
-def _chosen(ctx: Ctx, threads) -> content.Thread:
+def _chosen(ctx: Ctx, threads) -> critique.Thread:
     ids = [t.id for t in threads]
     tid = ctx.get("thread", ids[0], ids)
     return next(t for t in threads if t.id == tid)
@@ -38,7 +37,7 @@ def thread_controls(ctx: Ctx) -> None:
     return None
 
 
-def _number(ctx: Ctx, t: content.Thread) -> str:
+def _number(ctx: Ctx, t: critique.Thread) -> str:
     if not t.number:
         return "–"
     value = thread_number(ctx.models, t.number) if ctx.models else None

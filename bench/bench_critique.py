@@ -17,21 +17,20 @@ from bench.common import timed_ms as _timed  # noqa: E402
 
 
 def bench(repeat: int) -> dict[str, float]:
-    from helm_core import bibtex, content
-    from helm_core import limits_evidence as le
+    from helm_core import bibtex, content, critique, limits_evidence as le, references, studies
     from helm_core.data import load_release
 
     rel = load_release()
     models = tuple(rel.model_names)
-    refs = content.load_references()
+    refs = references.load_references()
     return {
         "critique_blank_cells_67_ms": _timed(lambda: le.blank_cells_by_group(rel, models), repeat),
         "critique_model_set_effect_67_ms": _timed(
             lambda: le.model_set_effect(rel, "Cohere xlarge v20220609 (52.4B)", models), repeat),
         "critique_seed_ranges_67_ms": _timed(lambda: le.seed_ranges(rel, models), repeat),
         "critique_contamination_67_ms": _timed(lambda: le.contamination_cells(rel, models), repeat),
-        "critique_load_content_ms": _timed(lambda: (content.load_steps(), content.load_studies(),
-                                                    content.load_threads(), content.load_references()), repeat),
+        "critique_load_content_ms": _timed(lambda: (critique.load_steps(), studies.load_studies(),
+                                                    critique.load_threads(), references.load_references()), repeat),
         "critique_bibtex_ms": _timed(lambda: bibtex.bibtex(refs.references), repeat),
     }
 

@@ -33,7 +33,9 @@ def _synthetic_group_wr(n: int, seed: int = 0) -> pd.DataFrame:
 
 def bench(repeat: int) -> dict[str, float]:
     from helm_core.data import load_release
-    from helm_core.ranking import RECIPES, podium_stability, recipe_scores, shown_group_win_rates, win_rates
+    from helm_core.ranking import RECIPES, recipe_scores
+    from helm_core.stability import podium_stability
+    from helm_core.win_rates import shown_group_win_rates, win_rates
 
     out: dict[str, float] = {}
     rng = np.random.default_rng(0)

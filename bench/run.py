@@ -33,13 +33,13 @@ def timed(fn, repeat: int = 5) -> tuple[float, object]:
 
 def bench_core(repeat: int) -> dict[str, float]:
     from helm_core.data import load_release
-    from helm_core.ranking import group_win_rates, win_rates
+    from helm_core.win_rates import group_win_rates, win_rates
 
     out: dict[str, float] = {}
     out["load_release_ms"] = timed(load_release, repeat)[0] * 1e3
     rel = load_release()
     out["group_win_rates_67_ms"] = timed(lambda: group_win_rates(rel), repeat)[0] * 1e3
-    from helm_core.ranking import group_table
+    from helm_core.win_rates import group_table
 
     table, lib = group_table(rel, "accuracy")
     out["win_rates_67x16_ms"] = timed(lambda: win_rates(table, lib), repeat)[0] * 1e3

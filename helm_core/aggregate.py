@@ -1,7 +1,7 @@
 """HELM's own ranking of each release: the aggregate column it publishes, and our reproduction of it.
 
 HELM classic and Lite publish a "Mean win rate" per metric group (summarize.py's compute_aggregate_row_win_rates:
-per column the share of other models beaten, ties half, averaged over the columns a model has; helm_core.ranking
+per column the share of other models beaten, ties half, averaged over the columns a model has; helm_core.win_rates
 reproduces it). HELM Capabilities publishes a "Mean score" instead and no win rates: summarize.py's
 compute_aggregate_row_means, the plain mean of a row's non-empty cells in that table (stanford-crfm/helm
 src/helm/benchmark/presentation/summarize.py, `AggregationStrategy.MEAN`, header "Mean score", "The mean of the
@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .data import Release, select_models
-from .ranking import group_win_rates, published_group_win_rates
+from .win_rates import group_win_rates, published_group_win_rates
 
 MEAN_WIN_RATE = "Mean win rate"
 MEAN_SCORE = "Mean score"
@@ -92,7 +92,7 @@ def mean_scores(release: Release, models: Iterable[str] | None = None, group: st
 
 def reproduced_ranking(release: Release, group: str = "accuracy", models: Iterable[str] | None = None) -> pd.DataFrame:
     """HELM's aggregate recomputed from the release's cells (among `models`, default all): the mean win rate
-    (helm_core.ranking.group_win_rates: contaminated cells left out, as HELM does) where HELM publishes win rates or
+    (helm_core.win_rates.group_win_rates: contaminated cells left out, as HELM does) where HELM publishes win rates or
     nothing (its default aggregation), the mean score where it publishes a mean score. Same columns as
     published_ranking; attrs["kind"] = "reproduced"."""
     name = aggregate_name(release)

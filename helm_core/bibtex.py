@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from .content import Reference
+from .references import Reference
 
 _KEY_RE = re.compile(r"^[A-Za-z0-9_:-]+$")
 _LATEX_SPECIALS = {

@@ -1,7 +1,7 @@
 """Capability against cost, harm and size: one tidy row per model, and the Pareto front.
 
 capability: the accuracy group's mean win rate (HELM's published values for the full bundled model set,
-            recomputed otherwise; see ranking.shown_group_win_rates) or the mean of the scenarios' main
+            recomputed otherwise; see win_rates.shown_group_win_rates) or the mean of the scenarios' main
             accuracy metric;
 cost:       mean inference time (HELM's efficiency cell, seconds per request: denoised in classic,
             observed in Lite and in a helm-summarize suite; cost_label names it);
@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .data import Release, select_models
-from .ranking import shown_group_win_rates
+from .win_rates import shown_group_win_rates
 
 MIN_SHARED = 3
 

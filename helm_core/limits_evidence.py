@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .data import CORE_GROUPS, GROUP_LABELS, STRONG_CONTAMINATION_MARK, Release, in_2022_paper, select_models
-from .ranking import group_win_rates
+from .win_rates import group_win_rates
 
 WEAK_CONTAMINATION_MARK = "⚠"
 CONTAMINATION_LEVELS = {STRONG_CONTAMINATION_MARK: "strong", WEAK_CONTAMINATION_MARK: "weaker"}

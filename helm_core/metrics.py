@@ -9,7 +9,7 @@ import pandas as pd
 
 from .data import CORE_GROUPS, GROUP_LABELS, Release, strongly_contaminated
 from . import seeds
-from .ranking import shown_group_win_rates
+from .win_rates import shown_group_win_rates
 
 OTHER_GROUPS: tuple[str, ...] = tuple(g for g in CORE_GROUPS if g != "accuracy")
 MIN_MODELS = 5  # fewer models with both values than this: no correlation is reported
@@ -110,7 +110,7 @@ def group_overview(release: Release, models: Iterable[str] | None = None) -> pd.
 def profiles(release: Release, cohort: Sequence[str], chosen: Sequence[str]) -> tuple[pd.DataFrame, str]:
     """Win rates of the chosen models across the 7 groups, and which kind they are ("published" / "recomputed").
 
-    Win rates are those a page shows for the cohort (ranking.shown_group_win_rates: HELM's published values for
+    Win rates are those a page shows for the cohort (win_rates.shown_group_win_rates: HELM's published values for
     the full bundled release, otherwise recomputed among the cohort); the chosen models are then picked out.
     Long frame: model, metric_group, group_label, win_rate (NaN = the model has no value in that group).
     """

@@ -14,7 +14,7 @@ from typing import Callable, TypeVar
 
 import streamlit as st
 
-from helm_core import content, data
+from helm_core import claims as claim_book, content, data
 
 T = TypeVar("T")
 BUNDLED_KEY = "bundled"  # the bundled release the sidebar's "Release" choice names (classic unless chosen)
@@ -75,8 +75,8 @@ def bundled_releases() -> dict[str, data.Release]:
 
 
 @st.cache_resource(show_spinner=False)
-def claims() -> dict[str, content.Claim]:
-    return content.load_claims()
+def claims() -> dict[str, claim_book.Claim]:
+    return claim_book.load_claims()
 
 
 def session_releases() -> dict[str, data.Release]:

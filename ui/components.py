@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from helm_core import escape, fmt
-from helm_core.content import CONFIDENCE_LEVELS, Claim
+from helm_core.claims import CONFIDENCE_LEVELS, Claim
 
 from . import cache, nav, palette, stage, state, viewport
 

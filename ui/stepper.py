@@ -12,7 +12,7 @@ from typing import Sequence
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from helm_core import content
+from helm_core import content, critique
 
 from . import components, nav, state
 
@@ -73,7 +73,7 @@ def _bad_link(asked, valid, step: int, n: int) -> None:
                    f"showing step {step} instead.", icon=":material/link_off:")
 
 
-def deep_links(links: Sequence[content.Link], *, icon: str = ":material/arrow_outward:") -> None:
+def deep_links(links: Sequence[critique.Link], *, icon: str = ":material/arrow_outward:") -> None:
     """Links into pages of this app with their state (query parameters), as st.page_link.
     A link to a page that is not part of this build is shown as plain text, never as a broken link."""
     available = {p.url_path: p for p in nav.available_pages()}

@@ -8,15 +8,15 @@ import json
 import pandas as pd
 import pytest
 
-from helm_core import content, limits_evidence as L, releases as R
+from helm_core import claims, content, limits_evidence as L, releases as R, studies
 from helm_core.data import CORE_GROUPS, GROUP_LABELS, cohort_models, load_bundled
 from ui import charts_critique as C, charts_releases as CR, palette, stage
 
 CLASSIC = load_bundled("classic")
 MODELS = cohort_models(CLASSIC, "paper")
 RELEASES = {k: load_bundled(k) for k in ("classic", "lite", "capabilities")}
-STUDIES = content.load_studies()
-CLAIMS = content.load_claims()
+STUDIES = studies.load_studies()
+CLAIMS = claims.load_claims()
 MODES = ["presenter", "desktop", "phone"]
 ALLOWED = {c.upper() for c in (palette.DATA, palette.NEUTRAL, palette.CLAIM, palette.UP, palette.DOWN, palette.INK,
                                *palette.RELEASE.values(), *palette.SERIES, "#FFFFFF", "WHITE")}
@@ -35,8 +35,8 @@ def _builders():
     yield "moving", lambda m: C.moving_target_bars(L.moving_target(CLASSIC, ex["model"], ex["scenario"], (72.6, 38.9),
                                                                    models=MODELS), ex["model"], ex["scenario"],
                                                    CLASSIC.name, m), False
-    yield "findings", lambda m: C.paper_findings(content.numeric_findings_frame(STUDIES, CLAIMS), m), False
-    yield "studies", lambda m: C.study_scenarios_bars(content.studies_table(STUDIES, CLAIMS), "reasoning", m), True
+    yield "findings", lambda m: C.paper_findings(studies.numeric_findings_frame(STUDIES, CLAIMS), m), False
+    yield "studies", lambda m: C.study_scenarios_bars(studies.studies_table(STUDIES, CLAIMS), "reasoning", m), True
     yield "cell_runs", lambda m: C.cell_runs(L.core_cells(CLASSIC, "OPT (175B)", "CivilComments"), m), False
     yield "timeline", lambda m: CR.timeline_bars(R.release_summary(RELEASES), m), False
     yield "presence", lambda m: CR.group_presence_grid(R.group_presence(RELEASES), {k: r.name for k, r in RELEASES.items()},

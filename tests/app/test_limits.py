@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from helm_core import content
+from helm_core import claims, content, critique
 from ui import nav
 
 from .critique_helpers import open_at, page_links
@@ -18,9 +18,9 @@ from .helpers import open_story_page, tables, texts
 DATA = Path(__file__).resolve().parents[2] / "data"
 
 PAGE = nav.spec_for("limits").file
-STEPS = content.load_steps()
+STEPS = critique.load_steps()
 N = len(STEPS)
-CLAIMS = content.load_claims()
+CLAIMS = claims.load_claims()
 
 
 def _heading(at) -> str:

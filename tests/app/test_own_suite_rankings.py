@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helm_core import fmt, ranking
+from helm_core import critique, fmt, ranking, stability
 from helm_core.escape import unmarkdown
 from ui import nav
 
@@ -243,9 +243,9 @@ def test_podium_stability_of_a_coin_flip_is_a_toss_up():
                        for g, t in ((g, g.capitalize()) for g in ranking.RECIPE_GROUPS)})
     assert wr.notna().any().sum() == 2  # accuracy and efficiency: the Calibration table's win rates are blank
     w = dict(ranking.RECIPES["holistic"].weights)
-    stab = ranking.podium_stability(wr, w, n_samples=10_000, concentration=50.0, seed=0)
+    stab = stability.podium_stability(wr, w, n_samples=10_000, concentration=50.0, seed=0)
     p1, p2 = stab["p_first"].iloc[0], stab["p_first"].iloc[1]
-    assert abs(p1 - p2) < ranking.TOSS_UP_MARGIN  # the suite's two models split first place
+    assert abs(p1 - p2) < stability.TOSS_UP_MARGIN  # the suite's two models split first place
     t = unmarkdown(texts(at))
     assert "First place is **a toss-up**" in t
     assert f"{stab.index[0]} is first in {fmt.share(p1)} of the samples, {stab.index[1]} in {fmt.share(p2)}" in t
@@ -336,7 +336,7 @@ def test_sensitivity_reads_only_the_marks_it_draws_on_every_scenario():
 def test_limits_every_step_holds_for_the_suite():
     from helm_core import content
 
-    steps = content.load_steps()
+    steps = critique.load_steps()
     at = open_story_page(nav.spec_for("limits").file, query={"cohort": "all"})
     n_scenarios = len(metric_columns("Accuracy").columns)
     for k in range(1, len(steps) + 1):

@@ -8,7 +8,8 @@ import pytest
 
 from helm_core import fmt
 from helm_core.data import cohort_models, load_bundled, load_release
-from helm_core.ranking import RECIPES, group_win_rates
+from helm_core.ranking import RECIPES
+from helm_core.win_rates import group_win_rates
 
 from .helpers import ROOT, chart_keys, open_lazy, open_section, open_story_page, section_labels, section_tabs, tables
 from .rankings_helpers import (NO_EFFICIENCY, chart_alt, chart_spec, loaded_session, metrics, open_with, plain,
@@ -378,7 +379,7 @@ def test_paper_claim_is_compared_with_v040_as_a_chart():
     assert values(overall["x"]) == [3, 9, 12]
     assert "Pareto dominance is rare" in t
     # "in all seven groups" counts only the models that have all seven; the others are counted apart
-    from helm_core.ranking import dominance_check
+    from helm_core.dominance import dominance_check
 
     rel = load_release()
     d = dominance_check(rel, cohort_models(rel, "paper"))  # the sidebar's default cohort

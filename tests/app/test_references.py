@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from helm_core import bibtex, content
+from helm_core import bibtex, content, references
 from ui import nav
 
 from .critique_helpers import open_at
 from .helpers import open_lazy, tables, texts
 
 PAGE = nav.spec_for("references").file
-REFS = content.load_references()
+REFS = references.load_references()
 
 
 def _count_line(at) -> str:

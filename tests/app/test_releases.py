@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from helm_core import content
+from helm_core import claims, content, critique
 from ui import nav
 
 from .critique_helpers import open_at, page_links
@@ -88,7 +88,7 @@ def test_saturation_best_scores_match_the_tidy_files():
 def test_same_model_section_shows_the_caveat_and_the_pairs():
     at = open_story_page(PAGE, query={"releases_section": "Same model"})
     t = texts(at)
-    assert content.load_claims()["releases_not_same_measurement"].statement in t
+    assert claims.load_claims()["releases_not_same_measurement"].statement in t
     c = _results("classic").merge(_models("classic")[["model", "helm_id"]], on="model")
     lt = _results("lite").merge(_models("lite")[["model", "helm_id"]], on="model")
     pairs = c[c["metric_group"] == "accuracy"].merge(lt[lt["metric_group"] == "accuracy"], on=["helm_id", "scenario"])
@@ -143,7 +143,7 @@ def test_turnover_slide_is_a_table_of_every_pair():
 
 
 def test_the_limits_moving_target_step_links_here():
-    steps = content.load_steps()
+    steps = critique.load_steps()
     k = next(i for i, s in enumerate(steps, start=1) if s.id == "moving")
     at = open_at(nav.spec_for("limits").file, {"step": str(k)})
     assert any(page == "releases" for _, page, _ in page_links(at))

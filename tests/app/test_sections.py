@@ -64,12 +64,12 @@ def test_every_section_builds_alone(path, cohort, release):
 # collected and checked against what helm_core computes for the cohort shown, plus rules every sentence follows.
 
 def _extra_views(path: str) -> list[dict[str, str]]:
-    from helm_core import content
+    from helm_core import content, critique
 
     if path == "limits":
-        return [{"step": str(i)} for i in range(1, len(content.load_steps()) + 1)]
+        return [{"step": str(i)} for i in range(1, len(critique.load_steps()) + 1)]
     if path == "threads":
-        return [{"thread": t.id} for t in content.load_threads()]
+        return [{"thread": t.id} for t in critique.load_threads()]
     return [{}]
 
 
@@ -110,7 +110,7 @@ def test_statements_hold_for_the_cohort_shown(spec, cohort, release):
     import re
 
     from helm_core import summary
-    from helm_core.content import load_claims
+    from helm_core.claims import load_claims
     from helm_core.data import cohort_models
 
     models = cohort_models(release, cohort)

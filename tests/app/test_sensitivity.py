@@ -233,7 +233,7 @@ def _claims_chart_rows(at) -> dict[str, list[float]]:
 
 def test_format_claims_drawn_beside_the_data():
     """The paper's numbers (claims.toml, F1 points and % as 0–1) and the release's values, one row each."""
-    from helm_core.content import load_claims
+    from helm_core.claims import load_claims
 
     at = open_page(section="Format and examples", query={"cohort": "all"})
     claims = load_claims()
@@ -268,7 +268,7 @@ def test_later_releases_say_only_what_their_seeds_are(release, said, unsaid):
     everything = "\n".join(seen)
     assert said in everything
     assert "repeats this with 3 seeds" not in everything
-    from helm_core.content import load_claims
+    from helm_core.claims import load_claims
 
     for c in load_claims().values():  # the paper's own statements (about classic) are shown as claims, badged
         everything = everything.replace(c.statement, "")

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from helm_core import content
+from helm_core import claims, content, studies
 from ui import nav
 
 from .critique_helpers import open_at
 from .helpers import shown, chart_keys, open_section, open_story_page, section_labels, section_tabs, tables, texts
 
 PAGE = nav.spec_for("studies").file
-STUDIES = content.load_studies()
-CLAIMS = content.load_claims()
+STUDIES = studies.load_studies()
+CLAIMS = claims.load_claims()
 EVALS = STUDIES.evaluations
 SECTIONS = ["Findings in numbers", "The studies", "Why narrow studies"]
 KEY = "studies_section"

@@ -6,16 +6,16 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from helm_core import content
+from helm_core import claims, content, critique, references
 from ui import nav
 
 from .critique_helpers import open_at, page_links
 from .helpers import tables, texts
 
 PAGE = nav.spec_for("threads").file
-THREADS = content.load_threads()
-REFS = content.load_references()
-CLAIMS = content.load_claims()
+THREADS = critique.load_threads()
+REFS = references.load_references()
+CLAIMS = claims.load_claims()
 AVAILABLE = {p.url_path for p in nav.available_pages()}
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helm_core import limits_evidence, ranking, releases
+from helm_core import limits_evidence, ranking, releases, stability, win_rates
 from helm_core.data import CORE_GROUPS, cohort_models, load_bundled
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -53,11 +53,11 @@ def test_lite_newer_rivals_leave_out_the_papers_own_model():
     lite = load_bundled("lite")
     models = cohort_models(lite, "all")
     target = "GPT-4 (0613)"
-    newer = ranking.rival_sets(lite, models, target)["newer"]
+    newer = win_rates.rival_sets(lite, models, target)["newer"]
     assert len(newer) == len(lm) - 1 - len(in_paper) == 89
     assert "GPT-3.5 (text-davinci-002)" not in newer
     # the paper's own model, as the target: every other Lite model was added after the paper
-    assert len(ranking.rival_sets(lite, models, "GPT-3.5 (text-davinci-002)")["newer"]) == 90
+    assert len(win_rates.rival_sets(lite, models, "GPT-3.5 (text-davinci-002)")["newer"]) == 90
 
 
 def test_lite_limits_rival_sets_include_the_papers_model_by_helm_id():
@@ -81,7 +81,7 @@ def test_classic_rival_sets_unchanged():
     classic = load_bundled("classic")
     models = cohort_models(classic, "all")
     cm = _csv("models.csv")
-    newer = ranking.rival_sets(classic, models, "text-davinci-002")["newer"]
+    newer = win_rates.rival_sets(classic, models, "text-davinci-002")["newer"]
     assert sorted(newer) == sorted(cm.loc[~cm["paper_cohort"], "model"])
     assert len(limits_evidence.rival_sets(classic, "text-davinci-002", models)["the 2022 paper's models"]) == 28
 
@@ -116,10 +116,10 @@ def test_typical_weight_move_counts_the_groups_actually_weighted(name, concentra
 
     rel = load_bundled(name)
     holistic = ranking.RECIPES["holistic"].weights
-    got = ranking.typical_weight_move(rel, holistic, concentration)
+    got = stability.typical_weight_move(rel, holistic, concentration)
     assert got == pytest.approx(formula, rel=1e-9)
     if name != "classic":  # what the page computed: the 7-group spread over the release's 2-group weights
-        old = float((ranking.dirichlet_spread(holistic, concentration)[groups] / w).median())
+        old = float((stability.dirichlet_spread(holistic, concentration)[groups] / w).median())
         assert round(old, 2) != round(got, 2)
 
 
@@ -128,5 +128,5 @@ def test_typical_weight_move_of_uneven_and_single_group_recipes():
     eff = ranking.RECIPES["efficiency"].weights  # efficiency ×3 of 9 units: weights 1/9 ×6 and 3/9
     w = np.array([1 / 9] * 6 + [3 / 9])
     expected = float(np.median(np.sqrt(w * (1 - w) / 51) / w))
-    assert ranking.typical_weight_move(classic, eff, 50) == pytest.approx(expected)
-    assert ranking.typical_weight_move(classic, {"accuracy": 1.0}, 50) == 0.0  # one group: nothing moves
+    assert stability.typical_weight_move(classic, eff, 50) == pytest.approx(expected)
+    assert stability.typical_weight_move(classic, {"accuracy": 1.0}, 50) == 0.0  # one group: nothing moves

@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from helm_core import bibtex, content
-from helm_core.content import Reference
+from helm_core import bibtex, content, references
+from helm_core.references import Reference
 
-REFS = content.load_references()
+REFS = references.load_references()
 BIB = bibtex.bibtex(REFS.references)
 
 

@@ -7,15 +7,16 @@ import textwrap
 
 import pytest
 
-from helm_core import content
-from helm_core.content import DataError, Link
+from helm_core import claims, content, critique, references, studies
+from helm_core.content import DataError
+from helm_core.critique import Link
 from ui import nav
 
-CLAIMS = content.load_claims()
-STEPS = content.load_steps()
-STUDIES = content.load_studies()
-THREADS = content.load_threads()
-REFS = content.load_references()
+CLAIMS = claims.load_claims()
+STEPS = critique.load_steps()
+STUDIES = studies.load_studies()
+THREADS = critique.load_threads()
+REFS = references.load_references()
 URL_PATHS = {p.url_path for p in nav.PAGES}
 ALL_LINKS = [(f"step:{s.id}", link) for s in STEPS for link in s.links] + \
             [(f"thread:{t.id}", link) for t in THREADS for link in t.links]
@@ -35,27 +36,27 @@ def test_at_least_eight_steps_in_the_issue_order():
 @pytest.mark.parametrize("step", STEPS, ids=[s.id for s in STEPS])
 def test_every_step_has_text_and_evidence(step):
     assert step.title.strip() and len(step.text.split()) >= 20
-    assert step.evidence in content.EVIDENCE_KINDS
+    assert step.evidence in critique.EVIDENCE_KINDS
     if step.evidence == "claims":
         assert step.claims, "a claims-only step needs at least one claim badge"
     for cid in step.claims:
         assert cid in CLAIMS, cid
 
 
-@pytest.mark.parametrize("step_id,claims", [
+@pytest.mark.parametrize("step_id,expected", [
     ("missing", {"missing_scenarios", "missing_metrics", "missing_models", "missing_adaptation"}),
     ("moving", {"api_drift", "robustness_tracks_accuracy"}),
     ("who", {"goodhart", "lite_successor"}),
     ("contamination", {"contamination_unknown"}),
 ])
-def test_steps_carry_the_claims_the_issue_names(step_id, claims):
+def test_steps_carry_the_claims_the_issue_names(step_id, expected):
     step = next(s for s in STEPS if s.id == step_id)
-    assert claims <= set(step.claims)
+    assert expected <= set(step.claims)
 
 
 def test_the_successor_step_draws_the_releases_metric_groups():
     step = next(s for s in STEPS if s.id == "who")
-    assert step.evidence == "release_groups" and step.evidence in content.EVIDENCE_KINDS
+    assert step.evidence == "release_groups" and step.evidence in critique.EVIDENCE_KINDS
 
 
 @pytest.mark.parametrize("ids,heads,first_words", [
@@ -66,7 +67,7 @@ def test_the_successor_step_draws_the_releases_metric_groups():
     ((), [], []),
 ])
 def test_claims_table(ids, heads, first_words):
-    df = content.claims_table(CLAIMS, ids)
+    df = claims.claims_table(CLAIMS, ids)
     assert list(df["claim"]) == list(ids) and list(df["head"]) == heads
     assert [s.split(" ", 1)[0].rstrip(":") for s in df["statement"]] == first_words
     assert list(df["confidence"]) == [CLAIMS[c].confidence for c in ids]
@@ -76,7 +77,7 @@ def test_claims_table(ids, heads, first_words):
 
 def test_claims_table_names_an_unknown_claim():
     with pytest.raises(DataError, match="no_such_claim"):
-        content.claims_table(CLAIMS, ("no_such_claim",))
+        claims.claims_table(CLAIMS, ("no_such_claim",))
 
 
 @pytest.mark.parametrize("thread", THREADS, ids=[t.id for t in THREADS])
@@ -129,22 +130,22 @@ def test_numeric_findings_label_every_claim_value(claim_id, n_labels):
 
 
 def test_numeric_findings_frame_takes_values_from_the_claims():
-    df = content.numeric_findings_frame(STUDIES, CLAIMS)
+    df = studies.numeric_findings_frame(STUDIES, CLAIMS)
     assert len(df) == sum(len(f.labels) for f in STUDIES.numeric_findings)
     gsm = df[df["claim"] == "study_gsm8k"].set_index("label")["value"]
     assert gsm["code-davinci-002"] == 52.1 and gsm["text-davinci-002"] == 35.0
-    assert set(df["confidence"]) <= set(content.CONFIDENCE_LEVELS)
+    assert set(df["confidence"]) <= set(claims.CONFIDENCE_LEVELS)
 
 
 def test_numeric_findings_frame_rejects_a_label_mismatch():
-    bad = content.Studies(studies=STUDIES.studies, why_narrow="x", numeric_findings=(
-        content.NumericFinding(claim="study_gsm8k", title="t", labels=("only one",), unit="%"),))
+    bad = studies.Studies(studies=STUDIES.studies, why_narrow="x", numeric_findings=(
+        studies.NumericFinding(claim="study_gsm8k", title="t", labels=("only one",), unit="%"),))
     with pytest.raises(DataError, match="1 labels for 3 values"):
-        content.numeric_findings_frame(bad, CLAIMS)
+        studies.numeric_findings_frame(bad, CLAIMS)
 
 
 def test_studies_table_counts():
-    t = content.studies_table(STUDIES, CLAIMS)
+    t = studies.studies_table(STUDIES, CLAIMS)
     assert len(t) == len(STUDIES.studies)
     assert t["new_scenarios"].sum() == 26
     assert t.set_index("id").loc["knowledge", "reused_core"] == 5
@@ -180,7 +181,7 @@ def test_every_deep_link_points_at_a_registered_page(where, link):
 
 
 def test_content_has_no_dangling_references():
-    assert content.content_problems(CLAIMS, STEPS, STUDIES, THREADS, REFS, URL_PATHS) == []
+    assert critique.content_problems(CLAIMS, STEPS, STUDIES, THREADS, REFS, URL_PATHS) == []
 
 
 def test_scenario_state_in_links_names_real_scenarios(release):
@@ -211,17 +212,17 @@ def test_link_parsing(target, page, query, href):
     ("references?topic=helm&topic=astrology", "not a valid topic"),
 ])
 def test_content_problems_catch_bad_links(target, problem):
-    steps = STEPS[:-1] + (content.Step(id="x", title="t", text="x", evidence="claims", claims=("goodhart",),
+    steps = STEPS[:-1] + (critique.Step(id="x", title="t", text="x", evidence="claims", claims=("goodhart",),
                                        links=(Link("bad", target),)),)
-    problems = content.content_problems(CLAIMS, steps, STUDIES, THREADS, REFS, URL_PATHS)
+    problems = critique.content_problems(CLAIMS, steps, STUDIES, THREADS, REFS, URL_PATHS)
     assert len(problems) == 1 and problem in problems[0]
 
 
 def test_content_problems_catch_unknown_claims_and_references():
     t = THREADS[0]
-    bad = (content.Thread(id=t.id, title=t.title, shows=t.shows, claims=("no_such_claim",), links=t.links,
+    bad = (critique.Thread(id=t.id, title=t.title, shows=t.shows, claims=("no_such_claim",), links=t.links,
                           references=("no_such_ref",)),)
-    problems = content.content_problems(CLAIMS, STEPS, STUDIES, bad, REFS, URL_PATHS)
+    problems = critique.content_problems(CLAIMS, STEPS, STUDIES, bad, REFS, URL_PATHS)
     assert any("no_such_claim" in p for p in problems) and any("no_such_ref" in p for p in problems)
 
 
@@ -272,7 +273,7 @@ def test_every_reference_has_required_fields_and_an_allowed_url(ref):
     assert ref.title and ref.topics and ref.source
     assert set(ref.topics) <= set(REFS.topics)
     if ref.url:
-        assert ref.url.startswith(content.ALLOWED_URL_PREFIXES)
+        assert ref.url.startswith(references.ALLOWED_URL_PREFIXES)
         if ref.url.startswith("https://arxiv.org/abs/"):
             assert ref.url.endswith(ref.arxiv)
         if ref.url.startswith("https://aclanthology.org/"):
@@ -287,8 +288,8 @@ def test_topic_filter(topics, expected):
 
 # ----------------------------------------------------------------------------- bad files give DataError naming the file
 
-LOADERS = {"limits.toml": content.load_steps, "studies.toml": content.load_studies,
-           "threads.toml": content.load_threads, "references.toml": content.load_references}
+LOADERS = {"limits.toml": critique.load_steps, "studies.toml": studies.load_studies,
+           "threads.toml": critique.load_threads, "references.toml": references.load_references}
 
 STEP = '[[step]]\nid = "a"\ntitle = "t"\ntext = "x"\nevidence = "dense"\n'
 STUDY = ('why_narrow = "w"\n[[study]]\nid = "a"\nname = "n"\nkind = "evaluation"\nsection = "s"\nsummary = "s"\n'
@@ -408,7 +409,7 @@ def test_the_open_ms_marco_question_stays_in_the_note():
 def test_a_release_source_names_its_release(tmp_path):
     p = tmp_path / "claims.toml"
     p.write_text(CLAIM + 'source_kind = "release"\nrelease = "HELM Lite"\n', encoding="utf-8")
-    c = content.load_claims(p)["x"]
+    c = claims.load_claims(p)["x"]
     assert (c.source_label, c.badge_label) == ("HELM Lite release", "HELM Lite release · verified")
 
 
@@ -428,7 +429,7 @@ def test_bad_claim_source_kinds_give_a_data_error(tmp_path, text, message):
     p = tmp_path / "claims.toml"
     p.write_text(text, encoding="utf-8")
     with pytest.raises(DataError, match=re.escape(message)):
-        content.load_claims(p)
+        claims.load_claims(p)
 
 
 @pytest.mark.parametrize("extra,kind,badge", [
@@ -441,5 +442,5 @@ def test_bad_claim_source_kinds_give_a_data_error(tmp_path, text, message):
 def test_minimal_claims_load_with_each_kind(tmp_path, extra, kind, badge):
     p = tmp_path / "claims.toml"
     p.write_text(CLAIM + extra, encoding="utf-8")
-    c = content.load_claims(p)["x"]
+    c = claims.load_claims(p)["x"]
     assert (c.source_kind, c.badge_label) == (kind, badge)

@@ -7,7 +7,7 @@ import pytest
 
 from helm_core import limits_evidence as le
 from helm_core.data import CORE_GROUPS, cohort_models, strongly_contaminated
-from helm_core.ranking import group_win_rates
+from helm_core.win_rates import group_win_rates
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ import pytest
 
 from helm_core import metrics as M
 from helm_core.data import CORE_GROUPS, cohort_models
-from helm_core.ranking import shown_group_win_rates
+from helm_core.win_rates import shown_group_win_rates
 
 
 @pytest.fixture(scope="module")

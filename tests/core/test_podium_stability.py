@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helm_core.ranking import (RECIPES, STABILITY_WORDS, podium_stability, recipe_stability, stability_verdict,
-                               stability_word)
+from helm_core.ranking import RECIPES
+from helm_core.stability import STABILITY_WORDS, podium_stability, recipe_stability, stability_verdict, stability_word
 
 HOLISTIC = RECIPES["holistic"].weight_series()
 
@@ -131,7 +131,7 @@ def test_scales_to_a_thousand_models():
     ],
 )
 def test_dirichlet_spread_is_the_weight_standard_deviation(weights, concentration, expected):
-    from helm_core.ranking import dirichlet_spread
+    from helm_core.stability import dirichlet_spread
 
     sd = dirichlet_spread(weights, concentration)
     for g, v in expected.items():
@@ -140,7 +140,7 @@ def test_dirichlet_spread_is_the_weight_standard_deviation(weights, concentratio
 
 def test_dirichlet_spread_matches_the_samples():
     # the empirical spread of the sampled weights matches the formula the page quotes
-    from helm_core.ranking import dirichlet_spread
+    from helm_core.stability import dirichlet_spread
 
     rng = np.random.default_rng(0)
     w = HOLISTIC.to_numpy()

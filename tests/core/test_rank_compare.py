@@ -103,7 +103,9 @@ def test_bad_ranking_inputs_raise(bad):
 # ----------------------------------------------------------------------------- the model set changes win rates
 
 from helm_core.data import cohort_models  # noqa: E402
-from helm_core.ranking import group_win_rates, model_set_effect, paper_podium_check, rival_sets  # noqa: E402
+from helm_core.ranking import paper_podium_check  # noqa: E402
+from helm_core.win_rates import rival_sets  # noqa: E402
+from helm_core.win_rates import group_win_rates, model_set_effect
 
 
 @pytest.mark.parametrize(
@@ -163,7 +165,8 @@ def test_paper_podium_check_compares_the_claim_with_v040(release):
     assert (chk["rank"] > 1).all() and chk["n"].eq(67).all()
 
 
-from helm_core.ranking import dominance_summary, pareto_nondominated  # noqa: E402
+from helm_core.dominance import pareto_nondominated  # noqa: E402
+from helm_core.dominance import dominance_summary
 
 DOM = pd.DataFrame(
     {"accuracy": [0.9, 0.5, 0.4, 0.9, 0.1], "bias": [0.1, 0.5, 0.4, 0.1, np.nan]},
@@ -222,7 +225,7 @@ def _with_groups(release, keep: tuple[str, ...], models: list[str]):
      ("accuracy", "calibration", "robustness", "fairness", "bias", "toxicity", "efficiency")),
 ])
 def test_dominance_check_counts_the_groups_each_model_has(release, keep, measured):
-    from helm_core.ranking import dominance_check
+    from helm_core.dominance import dominance_check
 
     models = ["text-davinci-002", "GPT-J (6B)", "OPT (175B)"]
     d = dominance_check(_with_groups(release, keep, models), models)
@@ -235,7 +238,7 @@ def test_dominance_check_counts_the_groups_each_model_has(release, keep, measure
 
 
 def test_dominance_check_on_classic_is_the_seven_group_summary(release):
-    from helm_core.ranking import dominance_check
+    from helm_core.dominance import dominance_check
 
     d = dominance_check(release)
     assert len(d.measured) == 7
@@ -249,7 +252,7 @@ def test_dominance_check_two_models_split_across_two_groups():
     import dataclasses
 
     from helm_core.data import load_release
-    from helm_core.ranking import dominance_check
+    from helm_core.dominance import dominance_check
 
     base = load_release()
     rows = []

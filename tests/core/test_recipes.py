@@ -5,16 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helm_core.ranking import (
-    MISSING_POLICIES,
-    RECIPE_GROUPS,
-    RECIPES,
-    group_coverage,
-    normalize_weights,
-    recipe_ranking,
-    recipe_scores,
-    shown_group_win_rates,
-)
+from helm_core.ranking import (MISSING_POLICIES, RECIPE_GROUPS, RECIPES, group_coverage, normalize_weights,
+                               recipe_ranking, recipe_scores)
+from helm_core.win_rates import shown_group_win_rates
 
 N = np.nan
 # models × groups (only three groups used here; the rest are absent columns)

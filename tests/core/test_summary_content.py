@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from helm_core.content import DataError, claims_for, load_claims
+from helm_core.content import DataError
+from helm_core.claims import claims_for, load_claims
 from helm_core.summary import exam_matrix, headline_counts
 from helm_core.coverage import coverage_matrix, coverage_rate
 
@@ -129,8 +130,7 @@ def test_metric_groups_text(measured, total, text):
 def test_a_suite_of_its_own_says_whose_blanks_without_the_paper_cohort():
     from pathlib import Path
 
-    from helm_core import helm_output as ho
-    from helm_core import summary
+    from helm_core import helm_output as ho, summary
 
     rel = ho.read_helm_output(Path(__file__).resolve().parents[1] / "fixtures" / "helm_output_0516").release
     sentence = summary.blank_sentence(rel)

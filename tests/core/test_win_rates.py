@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from helm_core.ranking import column_win_rates, group_win_rates, published_group_win_rates, shown_group_win_rates, win_rates
+from helm_core.win_rates import column_win_rates, group_win_rates, published_group_win_rates, shown_group_win_rates, win_rates
 
 N = None
 CASES = [

@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from helm_core import content
+from helm_core import content, critique
 
 from .helpers import assert_clean, open_url, wait_settled
 
 PAGES = ["limits", "studies", "threads", "references"]
-STEPS = content.load_steps()
+STEPS = critique.load_steps()
 
 
 def _main(page) -> str:
