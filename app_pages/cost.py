@@ -11,7 +11,7 @@ import streamlit as st
 
 from helm_core import aggregate, fmt, frontier, ranking, statements
 from helm_core.data import GROUP_LABELS
-from ui import cache, charts, charts_rankings, components, recipe_controls, slides, state
+from ui import cache, charts, charts_cost, components, recipe_controls, slides, state
 from ui.slides import Chart, Ctx, Link, Slide, View
 
 cost_view = cache.on_release(frontier.cost_view)
@@ -19,7 +19,7 @@ recipe_ranking = cache.on_release(ranking.recipe_ranking)
 ranked_groups = cache.on_release(ranking.ranked_groups)
 cost_label = cache.on_release(frontier.cost_label)
 efficiency_metrics = cache.on_release(frontier.efficiency_metrics)
-bubble_spec = cache.on_release(charts_rankings.bubble_spec)
+bubble_spec = cache.on_release(charts_cost.bubble_spec)
 openai_rows = cache.on_release(statements.openai_rows)
 toxic_fraction_caption = cache.on_release(statements.toxic_fraction_caption)
 efficiency_wording = cache.on_release(statements.efficiency_wording)
@@ -272,6 +272,13 @@ def chart_details(ctx: Ctx, view: View, event) -> None:
 # ----------------------------------------------------------------------------- slide 2: the paper's findings
 
 
+def size_and_value(model: str, params: float, speculative: bool, capability: float) -> str:
+    """ "Mistral v0.1 (7B) (7.3B, 0.884)", or "Yi (34B) (0.570)" where the name already says the size."""
+    size = fmt.params(params, speculative)
+    shown = f"({size})" in model  # a speculative size ("175B*") stays: the name does not say it is speculative
+    return f"{TEXT(model)} ({fmt.value(capability)})" if shown else f"{TEXT(model)} ({size}, {fmt.value(capability)})"
+
+
 def paper_view(ctx: Ctx) -> View:
     empty = _too_few(ctx)
     if empty is not None:
@@ -284,19 +291,22 @@ def paper_view(ctx: Ctx) -> View:
     ce = checks.scale_check
     sized = frame[frame["capability"].notna() & frame["params"].notna()]
     talk, notes = [], []
+    # The scale finding speaks of model sizes: it is checked on, and said of, the models whose size is disclosed.
+    scope = f"{fmt.count(len(sized), 'model')} with a disclosed size, of {cohort}"
     if ce.empty:
-        point = (f"The data agrees for {cohort}: no model above a {SCALE_THRESHOLD:g} accuracy win rate has fewer "
-                 f"than {fmt.params(SCALE_SIZE)} parameters.")
-        talk.append(f"**The data agrees** for {cohort} ({kind} accuracy win rates): no model above {SCALE_THRESHOLD:g} "
-                    f"has fewer than {fmt.params(SCALE_SIZE)} parameters.")
+        point = (f"The data agrees for the {scope}: no model above a {SCALE_THRESHOLD:g} accuracy win rate has "
+                 f"fewer than {fmt.params(SCALE_SIZE)} parameters.")
+        talk.append(f"**The data agrees** for the {scope} ({kind} accuracy win rates): no model above "
+                    f"{SCALE_THRESHOLD:g} has fewer than {fmt.params(SCALE_SIZE)} parameters.")
     else:
         point = (f"**{fmt.agree(len(ce), 'model', 'has')}** a {SCALE_THRESHOLD:g}+ accuracy win rate with fewer than "
-                 f"{fmt.params(SCALE_SIZE)} parameters: the paper's scale finding fails for {cohort}.")
-        names = ", ".join(f"{TEXT(m)} ({fmt.params(p, s)}, {fmt.value(c)})"
+                 f"{fmt.params(SCALE_SIZE)} parameters: the paper's scale finding fails for {len(ce):,} of the "
+                 f"{scope}.")
+        names = ", ".join(size_and_value(m, p, s, c)
                           for m, p, s, c in ce[["model", "params", "params_speculative", "capability"]]
                           .head(8).itertuples(index=False))
         more = f" and {fmt.count(len(ce) - 8, 'more')}" if len(ce) > 8 else ""
-        talk.append(f"**{rel} disagrees** for {cohort} ({kind} accuracy win rates): "
+        talk.append(f"**{rel} disagrees** for {len(ce):,} of the {scope} ({kind} accuracy win rates): "
                     f"{fmt.count(len(ce), 'model')} above {SCALE_THRESHOLD:g} {fmt.plural(len(ce), 'has')} fewer than "
                     f"{fmt.params(SCALE_SIZE)} parameters: {names}{more}.")
     acc = checks.access_check
@@ -351,7 +361,7 @@ def paper_view(ctx: Ctx) -> View:
         return View(point=point, empty=msg, talk=talk, notes=notes, claims=claims)
     inside = sized[(sized["capability"] > SCALE_THRESHOLD) & (sized["params"] < SCALE_SIZE)]
     chart = Chart(
-        charts_rankings.scale_chart(frame, threshold=SCALE_THRESHOLD, size=SCALE_SIZE, x_label=x_label,
+        charts_cost.scale_chart(frame, threshold=SCALE_THRESHOLD, size=SCALE_SIZE, x_label=x_label,
                                     mode=ctx.mode),
         key="cost_scale",
         alt=(f"Accuracy win rate against parameters for {fmt.count(len(sized), 'model')} of {ctx.rel.name}; the "

@@ -13,7 +13,7 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from helm_core import claims, content, critique, fmt, limits_evidence, summary
+from helm_core import claims, critique, fmt, grid, limits_evidence, summary
 from helm_core.data import CORE_GROUPS, GROUP_LABELS, DataError
 from ui import cache, charts_critique, charts_releases, components, slides, state
 from ui.slides import Card, Chart, Ctx, Link, Slide, Table, View
@@ -107,10 +107,14 @@ def blank_view(ctx: Ctx) -> View:
     if not models:
         return _no_models()
     df = blank_cells(models)
+    # The grid's own word for a blank no model could fill: classic's schema leaves the scenario out ("by design");
+    # a later release's published tables simply hold no such column, and publish no reason (app_pages/grid.py).
+    later = grid.own_grid(rel)
+    design = "not in the release's tables" if later else "by design"
     worst = df.sort_values("blank_share", ascending=False, kind="stable").iloc[0]
-    alt = "; ".join(f"{r.label}: {fmt.share(r.blank_share, 0)} blank ({fmt.count(r.by_design)} by design, "
+    alt = "; ".join(f"{r.label}: {fmt.share(r.blank_share, 0)} blank ({fmt.count(r.by_design)} {design}, "
                     f"{fmt.count(r.not_run)} not run)" for r in df.itertuples())
-    chart = Chart(charts_critique.blank_cells_bars(df, ctx.mode), key="limits_blank_cells",
+    chart = Chart(charts_critique.blank_cells_bars(df, ctx.mode, later=later), key="limits_blank_cells",
                   alt=f"Blank cells per metric group, {rel.name}: {alt}.", data=df, data_name="blank_cells_by_group")
     tied = df[df["blank_share"] == worst["blank_share"]]
     if len(tied) > 1:  # several groups equally blank (a later release: every cell of five groups)
@@ -118,23 +122,24 @@ def blank_view(ctx: Ctx) -> View:
         labels = list(tied["label"])
         point = (f"{fmt.names(labels[:1] + [x.lower() for x in labels[1:]])} are each blank in {fmt.share(worst['blank_share'], 0)} of this "
                  f"cohort's {fmt.count(int(worst['cells']), 'model × scenario cell')}"
-                 + (", all by design." if by_design else "."))
+                 + (f", all {design}." if by_design else "."))
     else:
         point = (f"{worst['label']} is blank in {fmt.share(worst['blank_share'], 0)} of this cohort's "
-                 f"{fmt.count(int(worst['cells']), 'model × scenario cell')}: {fmt.count(int(worst['by_design']))} by "
-                 f"design, {fmt.count(int(worst['not_run']))} not run.")
+                 f"{fmt.count(int(worst['cells']), 'model × scenario cell')}: {fmt.count(int(worst['by_design']))} "
+                 f"{design}, {fmt.count(int(worst['not_run']))} not run.")
     total = df[["blank", "by_design", "not_run", "cells"]].sum()
     talk = [f"In all, {fmt.count(int(total['blank']))} of {fmt.count(int(total['cells']), 'cell')} are blank: "
-            f"{fmt.count(int(total['by_design']))} by design, {fmt.count(int(total['not_run']))} because a model "
+            f"{fmt.count(int(total['by_design']))} {design}, {fmt.count(int(total['not_run']))} because a model "
             "was not run."]
     sentence = blank_sentence(models)
     if sentence:
         talk.append(TEXT(sentence))
     return View(point=point, visual=chart, talk=talk,
                 notes=[f"Computed from {TEXT(rel.name)} for the {_cohort_phrase(ctx)}."],
-                read="Blue: measured. Grey, cross-hatched: blank by design (HELM's schema gives the scenario no such "
-                     "group). Grey, solid: blank because the model was not run. Hatching separates the two kinds of "
-                     "blank.")
+                read=("Blue: measured. Grey, cross-hatched: " + (
+                    f"blank, not in {TEXT(rel.name)}'s published tables (the release publishes no reason)" if later
+                    else "blank by design (HELM's schema gives the scenario no such group)")
+                    + ". Grey, solid: blank because the model was not run. Hatching separates the two kinds of blank."))
 
 
 # ----------------------------------------------------------------------------- 3 · aggregation: the rivals

@@ -11,7 +11,7 @@ import streamlit as st
 
 from helm_core import fmt, metrics, taxonomy
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
-from ui import cache, charts, charts_coverage, components, slides, state
+from ui import cache, charts, charts_metrics, components, slides, state
 from ui.charts import fmt_value
 from ui.slides import Chart, Ctx, Slide, Table, View
 
@@ -21,7 +21,7 @@ default_profile_models = cache.on_release(metrics.default_profile_models)
 accuracy_correlations = cache.on_release(metrics.accuracy_correlations)
 pair_values = cache.on_release(metrics.pair_values)
 groups_with_values = cache.on_release(taxonomy.groups_with_values)
-correlation_spec = cache.on_release(charts_coverage.correlation_spec)
+correlation_spec = cache.on_release(charts_metrics.correlation_spec)
 
 CONF_COLOR = {"verified": "green", "quoted": "blue", "unverified": "orange"}
 DEFAULT_PAIR = "HellaSwag|calibration"
@@ -131,8 +131,8 @@ def profile_view(ctx: Ctx) -> View:
     prof = prof[prof["group_label"].isin(order)]
     table = prof.pivot(index="model", columns="group_label", values="win_rate").reindex(index=chosen, columns=order)
     radar = len(order) >= 3  # a radar needs three axes to enclose anything: one or two groups are drawn as bars
-    fig = (charts_coverage.profile_radar(prof, order, mode=ctx.mode) if radar
-           else charts_coverage.profile_bars(prof, order, mode=ctx.mode))
+    fig = (charts_metrics.profile_radar(prof, order, mode=ctx.mode) if radar
+           else charts_metrics.profile_bars(prof, order, mode=ctx.mode))
     alt = (f"{'Radar' if radar else 'Bar'} chart of win rates across the {len(order)} metric groups: " + "; ".join(
         f"{m}: " + ", ".join(f"{g} {fmt_value(table.loc[m, g], 2)}" for g in order) for m in chosen) + ".")
     if kind == "published":
@@ -362,7 +362,7 @@ def track_details(ctx: Ctx, view: View, event) -> None:
                 if row["status"] == "ok" else f"no correlation: {row['status']}")
     st.markdown(f"**{TEXT(scenario)}: accuracy ({TEXT(acc_name)}) against {GROUP_LABELS[group]} "
                 f"({TEXT(metric_name)})**. {rho_text}.")
-    fig = charts_coverage.pair_scatter(pv, f"accuracy ({acc_name})", metric_name,
+    fig = charts_metrics.pair_scatter(pv, f"accuracy ({acc_name})", metric_name,
                                        None if lib is None else bool(lib), highlight=chosen)
     components.chart(
         fig, key="metrics_pair",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import bibtex, content, fmt, references
+from helm_core import bibtex, fmt, references
 from helm_core.data import DataError
 from ui import cache, components, slides, state
 from ui.slides import Ctx, Slide, Table, View

@@ -218,8 +218,10 @@ def same_model_view(ctx: Ctx) -> View:
              f"{big['model_a']} on {big['scenario']} ({abs(big['change']):.3f})."),
         data=v, data_name="same_model_classic_lite")
     runs = int((v["n_runs_a"] != v["n_runs_b"]).sum())
-    point = (f"**{v['model_a'].nunique()} models × {v['scenario'].nunique()} scenarios = {len(v)} pairs** with a value "
-             f"in both. The median absolute difference is **{v['change'].abs().median():.3f}**.")
+    n_models, n_scenarios = v["model_a"].nunique(), v["scenario"].nunique()
+    point = (f"**{len(v)} of the {n_models * n_scenarios} model–scenario pairs have a value in both** "
+             f"({fmt.count(n_models, 'model')} of both releases, {fmt.count(n_scenarios, 'shared scenario')}). The "
+             f"median absolute difference is **{v['change'].abs().median():.3f}**.")
     talk = [f"{int((v['change'].abs() >= 0.01).sum())} pairs differ by 0.01 or more, the largest "
             f"{TEXT(big['model_a'])} on {TEXT(big['scenario'])} ({big['value_a']:.3f} → {big['value_b']:.3f}).",
             f"In {runs} of the {len(v)} pairs HELM averaged a different number of runs (seeds × sub-tasks) in the two "

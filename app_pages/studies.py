@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import content, fmt, limits_evidence, studies as study_book
+from helm_core import fmt, limits_evidence, studies as study_book
 from helm_core.data import GROUP_LABELS, DataError
 from ui import cache, charts_critique, components, slides, state
 from ui.slides import Chart, Ctx, Slide, View

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import content, critique, fmt, references, threads as thread_numbers
+from helm_core import critique, fmt, references, threads as thread_numbers
 from helm_core.data import DataError
 from ui import cache, components, nav, slides, state, stepper
 from ui.slides import Ctx, Slide, Table, View

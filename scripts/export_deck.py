@@ -4,6 +4,9 @@
     python -m scripts.export_deck deck.html --release lite
     python -m scripts.export_deck deck.html --release classic --cohort all
 
+It exports the bundled releases only. With HELM_OUTPUT set (a server started on your own HELM output), it refuses
+unless `--release` names the bundled release to export: it never writes a bundled deck in place of your suite.
+
 The file embeds plotly.js once and needs no network: open it in any browser, on stage if the server fails, or
 hand it out after the episode.
 """
@@ -27,9 +30,19 @@ def main(argv: list[str] | None = None) -> int:
     logger.set_log_level("error")  # Streamlit warns about bare mode (no `streamlit run`) on every cached call
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path, help="the HTML file to write")
-    ap.add_argument("--release", choices=list(cache.RELEASES), default="classic")
+    ap.add_argument("--release", choices=list(cache.RELEASES), default=None,
+                    help="the bundled release to export (default: classic)")
     ap.add_argument("--cohort", choices=list(state.COHORTS), default=state.DEFAULT_COHORT)
     args = ap.parse_args(argv)
+    from ui import datasets
+
+    own = datasets.configured_output_path()
+    if own and args.release is None:
+        print(f"HELM_OUTPUT is set ({own}), but the handout exports the bundled releases only, not your own HELM "
+              "output: nothing written. Pass --release classic (or lite, capabilities) to export a bundled release "
+              "anyway.", file=sys.stderr)
+        return 2
+    args.release = args.release or "classic"
     from ui import handout
 
     t0 = time.perf_counter()

@@ -14,7 +14,7 @@ from typing import Callable, TypeVar
 
 import streamlit as st
 
-from helm_core import claims as claim_book, content, data
+from helm_core import claims as claim_book, data
 
 T = TypeVar("T")
 BUNDLED_KEY = "bundled"  # the bundled release the sidebar's "Release" choice names (classic unless chosen)

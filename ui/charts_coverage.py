@@ -9,11 +9,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from helm_core.escape import chart_label
-
 from . import palette
-from .charts import BLUE, GREY, SKY, base_layout, chart_labels, fmt_value, wrap_label
+from .charts import BLUE, GREY, SKY, base_layout, chart_labels, wrap_label
 from .stage import plain
+from helm_core.escape import chart_label
 
 SYMBOLS = ["circle", "diamond", "square", "triangle-up", "cross", "star", "triangle-down", "hexagon"]
 DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
@@ -24,7 +23,7 @@ CELL_SIZE = 30
 ROW_PX = 38
 
 
-def _stack(df: pd.DataFrame, cols: list[str]) -> np.ndarray | None:
+def stack(df: pd.DataFrame, cols: list[str]) -> np.ndarray | None:
     """Columns of `df` as customdata a hovertemplate shows: plotly text (chart_label)."""
     return df[cols].astype(str).map(chart_label).to_numpy() if len(df) else None
 
@@ -60,22 +59,19 @@ def _grid_custom(cells: pd.DataFrame) -> np.ndarray | None:
         "Blank: " + c["reason"] + " [" + c["confidence"] + "]"
         + np.where(c["differs"] != "", " (note: " + c["differs"] + ")", ""),
     )
-    c["status"] = [_wrap(s) for s in status]
+    c["status"] = [wrap_label(s) for s in status]
     # "; "-joined as helm_core.grid writes it, wrapped (not split there: a name may hold "; " itself)
-    c["best_text"] = c["best_text"].map(lambda s: _wrap(s, 60))
+    c["best_text"] = c["best_text"].map(lambda s: wrap_label(s, 60))
     for col in ("scenario", "group_label", "metrics"):
         c[col] = c[col].map(chart_label)
     return c[["token", "scenario", "group_label", "metrics", "n_of", "best_text", "status"]].astype(str).to_numpy()
-
-
-_wrap = wrap_label  # lines of at most `width` characters, each escaped (chart_label), `<br>` between them
 
 
 TILE_HALF = 0.45  # half a tile, in category units: tiles never overlap, a gap of 0.1 between neighbours
 CLEAR = "rgba(0,0,0,0)"
 
 
-def _mix(c0: str, c1: str, t: float) -> str:
+def mix(c0: str, c1: str, t: float) -> str:
     """The colour a share t (0–1) of the way from hex c0 to hex c1."""
     a = [int(c0[i:i + 2], 16) for i in (1, 3, 5)]
     b = [int(c1[i:i + 2], 16) for i in (1, 3, 5)]
@@ -83,24 +79,24 @@ def _mix(c0: str, c1: str, t: float) -> str:
     return "#" + "".join(f"{round(x + (y - x) * t):02x}" for x, y in zip(a, b))
 
 
-def _tile(x: int, y: int, fill: str, line: str, width: float = 1.0) -> dict:
+def tile(x: int, y: int, fill: str, line: str, width: float = 1.0) -> dict:
     h = TILE_HALF
     return dict(type="rect", xref="x", yref="y", x0=x - h, x1=x + h, y0=y - h, y1=y + h, layer="below",
                 fillcolor=fill, line=dict(color=line, width=width))
 
 
-def _cross(x: int, y: int, colour: str) -> dict:
+def cross(x: int, y: int, colour: str) -> dict:
     h = TILE_HALF * 0.7
     return dict(type="path", xref="x", yref="y", layer="below", line=dict(color=colour, width=2),
                 path=f"M {x - h} {y - h} L {x + h} {y + h} M {x - h} {y + h} L {x + h} {y - h}")
 
 
-def _tile_index(x_order: list[str], y_order: list[str]) -> tuple[dict[str, int], dict[str, int]]:
+def tile_index(x_order: list[str], y_order: list[str]) -> tuple[dict[str, int], dict[str, int]]:
     """Category positions of a tile grid (rows top to bottom in `y_order`)."""
     return {g: i for i, g in enumerate(x_order)}, {s: i for i, s in enumerate(reversed(y_order))}
 
 
-def _tile_layout(fig: go.Figure, shapes: list[dict], x_order: list[str], y_order: list[str]) -> go.Figure:
+def tile_layout(fig: go.Figure, shapes: list[dict], x_order: list[str], y_order: list[str]) -> go.Figure:
     """Finish a tile grid: category axes spanning exactly the tiles (the legend keys' empty traces would
     otherwise make them linear), the tiles as shapes, click-to-select, the legend below. The orders are plotly
     text (escaped as the traces' category values are)."""
@@ -126,7 +122,7 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
     drawn after the core ones) are labelled "(other)" in italics, below a dashed line when core rows come first.
     """
     fig = go.Figure()
-    xi, yi = _tile_index(group_order, scenario_order)  # tile positions (shapes), by the raw names
+    xi, yi = tile_index(group_order, scenario_order)  # tile positions (shapes), by the raw names
     gx, sy = dict(zip(group_order, chart_labels(group_order))), dict(zip(scenario_order, chart_labels(scenario_order)))
     shapes: list[dict] = []
     meas = cells[cells["measured"]]
@@ -138,24 +134,24 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
         shade = meas["share"].fillna(0).to_numpy()
         text = meas["models_with_value"].astype(int).astype(str)
         text_colour = np.where(shade > 0.55, "white", "#1F1F1F")
-        fills = [_mix(SEQUENTIAL[0][1], SEQUENTIAL[1][1], v) for v in shade]
+        fills = [mix(SEQUENTIAL[0][1], SEQUENTIAL[1][1], v) for v in shade]
         name = "measured: the number of cohort models with a value (darker = a larger share)"
-        key_colour = _mix(SEQUENTIAL[0][1], SEQUENTIAL[1][1], 0.6)
+        key_colour = mix(SEQUENTIAL[0][1], SEQUENTIAL[1][1], 0.6)
     else:
         text = pd.Series(["✓"] * len(meas), index=meas.index)
         text_colour = np.array(["white"] * len(meas))
         fills = [BLUE] * len(meas)
         name = "measured (✓)"
         key_colour = BLUE
-    shapes += [_tile(xi[g], yi[sc], f, BLUE) for g, sc, f in zip(meas["group_label"], meas["scenario"], fills)]
-    shapes += [_tile(xi[g], yi[sc], SKY, BLUE, 2) for g, sc in zip(empty["group_label"], empty["scenario"])]
+    shapes += [tile(xi[g], yi[sc], f, BLUE) for g, sc, f in zip(meas["group_label"], meas["scenario"], fills)]
+    shapes += [tile(xi[g], yi[sc], SKY, BLUE, 2) for g, sc in zip(empty["group_label"], empty["scenario"])]
     blank = cells[~cells["measured"]]
     differs = blank["differs"] != ""
     blank_kinds = ((blank[~differs], GREY, "blank (crossed square)"),
                    (blank[differs], palette.CLAIM, "blank here, but another view counts it"))
     for sub, colour, _ in blank_kinds:
         for g, sc in zip(sub["group_label"], sub["scenario"]):
-            shapes += [_tile(xi[g], yi[sc], CLEAR, colour, 1.5), _cross(xi[g], yi[sc], colour)]
+            shapes += [tile(xi[g], yi[sc], CLEAR, colour, 1.5), cross(xi[g], yi[sc], colour)]
 
     # Legend keys first (the tiles are shapes, which have no legend entry), then the hover/select layers.
     keys = [(name, dict(symbol="square", color=key_colour, line=dict(width=1, color=BLUE)))]
@@ -189,7 +185,7 @@ def core_grid(cells: pd.DataFrame, view: str, group_order: list[str], scenario_o
             x=sub["group_label"].map(gx), y=sub["scenario"].map(sy), mode="markers", name=label, showlegend=False,
             marker=dict(symbol=BLANK, **hit), customdata=_grid_custom(sub), hovertemplate=GRID_HOVER, **pick,
         ))
-    _tile_layout(fig, shapes, list(gx.values()), list(sy.values()))
+    tile_layout(fig, shapes, list(gx.values()), list(sy.values()))
     if other:
         fig.update_yaxes(tickmode="array", tickvals=list(sy.values()),
                          ticktext=[f"<i>{sy[s]} (other)</i>" if s in other else sy[s] for s in scenario_order])
@@ -213,7 +209,7 @@ GROUP_STYLE = {  # the 2022 paper's cohort and the models added after it: identi
 }
 
 
-def _phone(mode: str) -> bool:
+def phone_mode(mode: str) -> bool:
     return mode == "phone"
 
 
@@ -226,8 +222,8 @@ def coverage_bars(rows: pd.DataFrame, scenarios_word: str = "core-scenario", *, 
     A paper claim is purple and hatched (palette.CLAIM) and says so in its label; a computed rate is solid blue
     (palette.DATA). Each bar is labelled with its rate; on a phone the labels wrap onto two lines."""
     fig = go.Figure()
-    phone = _phone(mode)
-    labels = [_wrap(x, 20) if phone else chart_label(x) for x in rows["label"]]
+    phone = phone_mode(mode)
+    labels = [wrap_label(x, 20) if phone else chart_label(x) for x in rows["label"]]
     rows = rows.assign(shown=labels)
     for kind, name, colour, pattern in (("paper claim", "paper claim (hatched)", palette.CLAIM, "/"),
                                         ("computed", "computed from the data", palette.DATA, "")):
@@ -239,7 +235,7 @@ def coverage_bars(rows: pd.DataFrame, scenarios_word: str = "core-scenario", *, 
             marker=dict(color=colour, pattern=dict(shape=pattern, fillmode="overlay", fgcolor="white", solidity=0.3)
                         if pattern else None),
             text=[f"{v:.1%}" for v in sub["rate"]], textposition="outside", cliponaxis=False,
-            customdata=_stack(sub, ["detail"]),
+            customdata=stack(sub, ["detail"]),
             hovertemplate="<b>%{y}</b><br>%{x:.1%}<br>%{customdata[0]}<extra></extra>",
         ))
     fig.update_xaxes(range=[0, 1.3 if phone else 1.15], tickvals=[0, 0.25, 0.5, 0.75, 1], tickformat=".0%",
@@ -260,7 +256,7 @@ def coverage_counts_chart(counts: pd.DataFrame, total: int, *, mode: str = "desk
     for group in order:  # the paper's cohort first, as in every chart of the page
         sub = counts[counts["group"] == group]
         symbol, colour, pattern = GROUP_STYLE.get(group, ("circle", palette.DATA, ""))
-        names = sub["models"].map(lambda s: _wrap(str(s), 60))  # "; "-joined; a name may hold "; " itself
+        names = sub["models"].map(lambda s: wrap_label(str(s), 60))  # "; "-joined; a name may hold "; " itself
         fig.add_trace(go.Bar(
             x=sub["measured"], y=sub["n_models"], name=chart_label(group), text=sub["n_models"].astype(str),
             textposition="outside", cliponaxis=False,
@@ -286,7 +282,7 @@ def scenario_coverage_chart(df: pd.DataFrame, scenario_order: list[str], *, mode
     column per group in its colour, so no label ever sits on another."""
     fig = go.Figure()
     groups = list(dict.fromkeys(df["group"]))
-    phone = _phone(mode)
+    phone = phone_mode(mode)
     # The count columns, in axis units: far enough apart that "39/39" never touches its neighbour (a phone's plot
     # is a third as wide, so its columns are twice as far apart in axis units).
     start, step = (1.2, 0.34) if phone else (1.1, 0.16)
@@ -320,7 +316,7 @@ def scenario_coverage_chart(df: pd.DataFrame, scenario_order: list[str], *, mode
     fig.update_yaxes(categoryorder="array", categoryarray=chart_labels(reversed(scenario_order)), automargin=True)
     if phone:  # long scenario names on two lines, so the plot keeps room for its markers and counts
         fig.update_yaxes(tickmode="array", tickvals=chart_labels(scenario_order),
-                         ticktext=[_wrap(s, 16) for s in scenario_order])
+                         ticktext=[wrap_label(s, 16) for s in scenario_order])
     base_layout(fig, height=(38 if phone else ROW_PX) * len(scenario_order) + 110)
     return fig.update_layout(legend=dict(orientation="h", yanchor="bottom", y=1.01, x=0))
 
@@ -329,7 +325,7 @@ def ground_curve(curves: dict[str, pd.DataFrame], total: int, *, mode: str = "de
     """Shared scenarios as models are added (step lines with markers, one per ordering, identity colours)."""
     fig = go.Figure()
     for i, (name, c) in enumerate(curves.items()):
-        lost = c["lost"].replace("", "nothing").map(lambda s: _wrap(s, 60))
+        lost = c["lost"].replace("", "nothing").map(lambda s: wrap_label(s, 60))
         colour = palette.SERIES[i % len(palette.SERIES)]
         fig.add_trace(go.Scatter(
             x=c["step"], y=c["shared"], mode="lines+markers", name=chart_label(name),
@@ -340,7 +336,7 @@ def ground_curve(curves: dict[str, pd.DataFrame], total: int, *, mode: str = "de
                            f"shared: %{{y}} of {total} scenarios<br>lost at this step: %{{customdata[1]}}"
                            "<extra></extra>"),
         ))
-    fig.update_yaxes(range=[-0.5, total + 0.5], title=f"scenarios all share (of {total})" if _phone(mode)
+    fig.update_yaxes(range=[-0.5, total + 0.5], title=f"scenarios all share (of {total})" if phone_mode(mode)
                      else f"scenarios every model so far shares (of {total})")
     fig.update_xaxes(title="models added", rangemode="tozero")
     base_layout(fig, height=360)
@@ -381,197 +377,6 @@ def overlap_counts_chart(counts: pd.DataFrame, total: int, *, mode: str = "deskt
                      range=[min(present) - 0.7, max(present) + 0.7])
     fig.update_yaxes(title="pairs of models", range=[0, top * 1.18 + 1])
     return base_layout(fig, height=360)
-
-
-# ----------------------------------------------------------------------------- Metric Orbit
-
-
-def profile_radar(profiles: pd.DataFrame, group_order: list[str], *, mode: str = "desktop") -> go.Figure:
-    """Radar of win rates across the groups, one closed line per model with its own colour, symbol and dash
-    (identity series). A group where a model has no value is a gap in its line (and says "no value" in the data
-    table). The radial scale is drawn along the gap between the first two spokes, so its labels never sit on the
-    first group's spoke."""
-    fig = go.Figure()
-    for i, (model, sub) in enumerate(profiles.groupby("model", sort=False)):
-        sub = sub.set_index("group_label").reindex(group_order)
-        r = sub["win_rate"].to_numpy(dtype=float)
-        theta = chart_labels(group_order)
-        colour = palette.SERIES[i % len(palette.SERIES)]
-        fig.add_trace(go.Scatterpolar(
-            r=np.append(r, r[0]), theta=theta + theta[:1], name=chart_label(model), mode="lines+markers",
-            connectgaps=False,
-            line=dict(color=colour, dash=DASHES[i % 6], width=2.5),
-            marker=dict(symbol=SYMBOLS[i % 8], size=10, color=colour),
-            hovertemplate=f"<b>{chart_label(model)}</b><br>%{{theta}}: win rate %{{r:.2f}}<extra></extra>",
-        ))
-    # The first group sits at the top (90°) and the others follow clockwise: half a sector clockwise of it is free.
-    gap = 90 - 180 / max(len(group_order), 1)
-    fig.update_layout(polar=dict(
-        radialaxis=dict(range=[0, 1], tickvals=[0.5, 1.0], tickformat=".1f", angle=gap,
-                        tickfont=dict(size=11)),
-        angularaxis=dict(direction="clockwise", rotation=90, tickfont=dict(size=13))))
-    base_layout(fig, height=480)
-    # Room around the polar area: the top group's label sits above the circle and the side labels beside it.
-    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.06, xanchor="left", x=0),
-                      margin=dict(t=RADAR_MARGIN, b=RADAR_MARGIN, l=RADAR_SIDE, r=RADAR_SIDE))
-    if _phone(mode):  # a narrow screen: the circle in the middle two thirds, room below for a legend of two rows
-        fig.update_layout(polar=dict(domain=dict(x=[0.2, 0.8])), margin=dict(b=90), height=440)
-    return fig
-
-
-RADAR_MARGIN, RADAR_SIDE = 48, 90
-
-
-def profile_bars(profiles: pd.DataFrame, group_order: list[str], *, mode: str = "desktop") -> go.Figure:
-    """Win rates of the chosen models in one or two groups (a radar needs three axes): grouped horizontal bars,
-    one per model, each with its own colour and pattern and its value written beside it; a missing value says so."""
-    fig = go.Figure()
-    patterns = ["", "/", "x", ".", "\\", "+"]
-    for i, (model, sub) in enumerate(profiles.groupby("model", sort=False)):
-        sub = sub.set_index("group_label").reindex(group_order)
-        r = sub["win_rate"].to_numpy(dtype=float)
-        fig.add_trace(go.Bar(
-            x=np.nan_to_num(r, nan=0.0), y=chart_labels(group_order), orientation="h", name=chart_label(model),
-            marker=dict(color=palette.SERIES[i % len(palette.SERIES)],
-                        pattern=dict(shape=patterns[i % len(patterns)], fillmode="overlay", fgcolor="white",
-                                     solidity=0.3)),
-            text=["no value" if np.isnan(v) else f"{v:.2f}" for v in r], textposition="outside", cliponaxis=False,
-            hovertemplate=f"<b>{chart_label(model)}</b><br>%{{y}}: win rate %{{text}}<extra></extra>",
-        ))
-    fig.update_xaxes(range=[0, 1.2], tickvals=[0, 0.5, 1], tickformat=".1f",
-                     title="win rate" if _phone(mode) else "win rate (share of the other models beaten)")
-    fig.update_yaxes(categoryorder="array", categoryarray=chart_labels(reversed(group_order)), automargin=True)
-    base_layout(fig, height=160 + 40 * len(group_order) * max(1, profiles["model"].nunique()))
-    return fig.update_layout(barmode="group", legend=dict(orientation="h", yanchor="top", y=-0.2, xanchor="left",
-                                                          x=0))
-
-
-CORR_HOVER = (
-    "<b>%{customdata[1]} × %{customdata[2]}</b><br>metric: %{customdata[3]}<br>"
-    "Spearman ρ with accuracy: %{customdata[4]}<br>agreement (sign flipped when lower is better): "
-    "%{customdata[5]}<br>models: %{customdata[6]}<br>%{customdata[7]}<extra></extra>"
-)
-# Agreement with accuracy: worse on the metric where more accurate (palette.DOWN), through a light middle, to better
-# on it too (palette.UP). Tile text is dark on light tiles, white on strong ones (a label on a coloured tile).
-CORR_SCALE = [[0.0, palette.DOWN], [0.5, "#F2F2F2"], [1.0, palette.UP]]
-TILE_TEXT = "#1B1B1B"
-
-
-def _corr_custom(df: pd.DataFrame) -> np.ndarray | None:
-    if df.empty:
-        return None
-    c = df.copy()
-    c["rho_t"] = c["rho"].map(lambda v: fmt_value(v, 2))
-    c["agr_t"] = c["agreement"].map(lambda v: fmt_value(v, 2))
-    c["metric_t"] = c["metric"].replace("", "none")
-    c["status_t"] = c["status"].replace("ok", "")
-    shown = ["scenario", "group_label", "metric_t", "rho_t", "agr_t", "n", "status_t"]
-    c[shown] = c[shown].astype(str).map(chart_label)
-    return c[["token", *shown]].astype(str).to_numpy()  # the raw token first: what a click selects
-
-
-def _diverging(v: float) -> str:
-    """The CORR_SCALE colour of an agreement in [-1, 1]."""
-    t = (min(max(float(v), -1.0), 1.0) + 1) / 2
-    (a, c0), (b, c1) = (CORR_SCALE[0], CORR_SCALE[1]) if t <= 0.5 else (CORR_SCALE[1], CORR_SCALE[2])
-    return _mix(c0, c1, (t - a) / (b - a))
-
-
-def correlation_grid(corr: pd.DataFrame, group_order: list[str], scenario_order: list[str], *,
-                     mode: str = "desktop") -> go.Figure:
-    """Scenario × group grid of the agreement of each metric with accuracy, as real tiles (shapes, never
-    overlapping) with invisible markers over them that carry the hover and the click to pick a pair; each cell is
-    labelled with its value; cells without a correlation are crossed tiles. `group_order` may leave out groups
-    the release never measures (said on the page, not drawn as empty columns)."""
-    corr = corr[corr["group_label"].isin(group_order)].copy()
-    corr["token"] = corr["scenario"] + "|" + corr["metric_group"]
-    fig = go.Figure()
-    xi, yi = _tile_index(group_order, scenario_order)  # tile positions (shapes), by the raw names
-    gx, sy = dict(zip(group_order, chart_labels(group_order))), dict(zip(scenario_order, chart_labels(scenario_order)))
-    ok = corr[corr["agreement"].notna()]
-    none = corr[corr["agreement"].isna()]
-    a = ok["agreement"].to_numpy(dtype=float)
-    shapes = [_tile(xi[g], yi[sc], _diverging(v), palette.NEUTRAL) for g, sc, v in
-              zip(ok["group_label"], ok["scenario"], a)]
-    for g, sc in zip(none["group_label"], none["scenario"]):
-        shapes += [_tile(xi[g], yi[sc], CLEAR, palette.NEUTRAL, 1.5), _cross(xi[g], yi[sc], palette.NEUTRAL)]
-    if len(none):
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="markers", name="no correlation (crossed): see hover",
-                                 hoverinfo="skip", marker=dict(symbol=BLANK, size=14, color=palette.NEUTRAL,
-                                                               line=dict(width=1.5, color=palette.NEUTRAL))))
-    hidden = dict(opacity=0)
-    pick = dict(selected=dict(marker=hidden), unselected=dict(marker=hidden))
-    phone = _phone(mode)
-    fig.add_trace(go.Scatter(
-        x=ok["group_label"].map(gx), y=ok["scenario"].map(sy), mode="markers+text",
-        name="agreement with accuracy (labelled)",
-        showlegend=False,
-        text=[f"{v:+.2f}" for v in a],
-        textfont=dict(size=11 if phone else 12, color=list(np.where(np.abs(a) > 0.6, "white", TILE_TEXT))),
-        textposition="middle center",
-        # invisible markers: they carry the colour bar, the hover and the click; the tiles are the shapes
-        marker=dict(symbol="square", size=CELL_SIZE, color=a, cmin=-1, cmax=1, colorscale=CORR_SCALE, opacity=0,
-                    showscale=True,  # said, so ui.stage finds the bar (and lays it below the plot on a phone)
-                    colorbar=dict(title=dict(text="agreement", side="right"), thickness=12, len=0.6, y=0.5,
-                                  tickvals=[-1, 0, 1])),
-        customdata=_corr_custom(ok), hovertemplate=CORR_HOVER, **pick,
-    ))
-    fig.add_trace(go.Scatter(
-        x=none["group_label"].map(gx), y=none["scenario"].map(sy), mode="markers",
-        name="no correlation (crossed): see hover", showlegend=False,
-        marker=dict(symbol=BLANK, size=CELL_SIZE, color=palette.NEUTRAL, opacity=0),
-        customdata=_corr_custom(none), hovertemplate=CORR_HOVER, **pick,
-    ))
-    _tile_layout(fig, shapes, list(gx.values()), list(sy.values()))
-    # Column heads across where they fit (a stage's wide columns), turned on a phone's narrow ones; there, long
-    # scenario names wrap onto two lines so the six columns keep room for their labels.
-    fig.update_xaxes(tickangle=-90 if phone else 0, tickfont=dict(size=12), automargin=True)
-    fig.update_yaxes(automargin=True)
-    if phone:
-        fig.update_yaxes(tickmode="array", tickvals=list(sy.values()), ticktext=[_wrap(s, 16) for s in scenario_order])
-    return fig
-
-
-PROFILE_GROUP = "models in your profile"
-STARS = ["star", "star-diamond", "star-square", "star-triangle-up", "hexagram", "star-triangle-down"]
-
-
-def pair_scatter(pairs: pd.DataFrame, x_title: str, y_title: str, lower_is_better: bool | None,
-                 highlight: list[str] | None = None) -> go.Figure:
-    """Accuracy (x) against one metric (y) across models; the models in `highlight` are stars in the theme's text
-    colour (palette.HIGHLIGHT), each named in the legend under "models in your profile"."""
-    fig = go.Figure()
-    hl = set(highlight or [])
-    rest = pairs[~pairs["model"].isin(hl)]
-    x_title, y_title = chart_label(x_title), chart_label(y_title)
-    fig.add_trace(go.Scatter(
-        x=rest["accuracy"], y=rest["value"], mode="markers", name="models",
-        marker=dict(symbol="circle", size=9, color=palette.DATA, opacity=0.85),
-        customdata=_stack(rest, ["model"]),
-        hovertemplate=f"<b>%{{customdata[0]}}</b><br>{x_title}: %{{x:.3f}}<br>{y_title}: %{{y:.3f}}<extra></extra>",
-    ))
-    sub = pairs[pairs["model"].isin(hl)]
-    # One trace per starred model, named in the legend (its own symbol): names written beside the points would sit
-    # on each other wherever two models score alike.
-    for i, (model, one) in enumerate(sub.groupby("model", sort=False)):
-        fig.add_trace(go.Scatter(
-            x=one["accuracy"], y=one["value"], mode="markers", name=chart_label(model), legendgroup="profile",
-            legendgrouptitle=dict(text=PROFILE_GROUP) if i == 0 else None,
-            marker=dict(symbol=STARS[i % len(STARS)], size=15, color=palette.HIGHLIGHT),
-            customdata=_stack(one, ["model"]),
-            hovertemplate=f"<b>%{{customdata[0]}}</b><br>{x_title}: %{{x:.3f}}<br>{y_title}: %{{y:.3f}}<extra></extra>",
-        ))
-    if len(pairs):
-        lo, hi = float(pairs["accuracy"].min()), float(pairs["accuracy"].max())
-        span = (hi - lo) or 0.1
-        fig.update_xaxes(range=[lo - 0.12 * span, hi + 0.25 * span])
-        ylo, yhi = float(pairs["value"].min()), float(pairs["value"].max())
-        yspan = (yhi - ylo) or 0.1
-        fig.update_yaxes(range=[ylo - 0.08 * yspan, yhi + 0.18 * yspan])
-    suffix = " (lower is better)" if lower_is_better else (" (higher is better)" if lower_is_better is False else "")
-    fig.update_xaxes(title=f"{x_title} (higher is better)")
-    fig.update_yaxes(title=f"{y_title}{suffix}")
-    return base_layout(fig, height=420)
 
 
 # ----------------------------------------------------------------------------- cached figure specs
@@ -616,12 +421,3 @@ def overlap_spec(release, models: tuple[str, ...], mode: str = "desktop") -> dic
     return plain(overlap_heatmap(ov, total))
 
 
-def correlation_spec(release, models: tuple[str, ...], bias_metric: str, groups: tuple[str, ...] | None = None,
-                     mode: str = "desktop") -> dict:
-    """The agreement grid; `groups` (metric-group ids) limits its columns to the groups the release measures."""
-    from helm_core import metrics as M
-    from helm_core.data import GROUP_LABELS
-
-    corr = M.accuracy_correlations(release, models, bias_metric)
-    shown = [GROUP_LABELS[g] for g in (groups if groups is not None else M.OTHER_GROUPS)]
-    return plain(correlation_grid(corr, shown, release.taxonomy.scenario_names, mode=mode))

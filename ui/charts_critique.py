@@ -17,8 +17,7 @@ from helm_core import fmt
 from helm_core.escape import chart_label
 
 from . import palette
-from .charts import base_layout, chart_labels
-from .charts_coverage import _wrap
+from .charts import base_layout, chart_labels, wrap_label
 
 PAPER_PATTERN = "/"  # hatched fill = a number from the paper (a claim), not from the data
 PAPER_FILL = dict(shape=PAPER_PATTERN, fillmode="overlay", fgcolor="white", size=8, solidity=0.3)
@@ -38,7 +37,7 @@ def wrap(text: str, width: int) -> str:
     """Plain `text` broken onto lines of at most `width` characters at spaces (a word longer than that keeps its
     line), escaped for plotly (chart_label). Each break keeps its space (" <br>"), so the label's text reads as
     words, not "v0.4.0newest"."""
-    return _wrap(str(text), width).replace("<br>", " <br>")
+    return wrap_label(str(text), width).replace("<br>", " <br>")
 
 
 def _inside_text(fig: go.Figure, mode: str) -> go.Figure:
@@ -78,13 +77,15 @@ def coverage_bars(rows: pd.DataFrame, mode: str = "desktop") -> go.Figure:
 # ----------------------------------------------------------------------------- limits, step 2: blank cells
 
 
-def blank_cells_bars(df: pd.DataFrame, mode: str = "desktop") -> go.Figure:
-    """Stacked horizontal bars per metric group: measured (DATA), blank by design (NEUTRAL, cross-hatched) and blank
-    because not run (NEUTRAL, solid)."""
+def blank_cells_bars(df: pd.DataFrame, mode: str = "desktop", *, later: bool = False) -> go.Figure:
+    """Stacked horizontal bars per metric group: measured (DATA), blank by design (NEUTRAL, cross-hatched; on a later
+    release, `later`: not in its published tables, which give no reason) and blank because not run (NEUTRAL,
+    solid)."""
     fig = go.Figure()
     parts = [
         ("measured", "measured", palette.DATA, {}),
-        ("by_design", "blank by design (not in HELM's schema)", palette.NEUTRAL, DESIGN_FILL),
+        ("by_design", "blank: not in the release's tables" if later else "blank by design (not in HELM's schema)",
+         palette.NEUTRAL, DESIGN_FILL),
         ("not_run", "blank: not run for this model", palette.NEUTRAL, {}),
     ]
     labels = chart_labels(df["label"])

@@ -41,13 +41,12 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Collection, Mapping
 
-from helm_core.chapters import SlideChange, chapter_csv, chapter_lines
-
 from . import nav, presenter
 from .room_protocol import (ALPHABET, CODE_LENGTH, FOLLOW_PARAM, JUMP_RE, MAX_SLIDES, MAX_TITLE_CHARS, MESSAGES,
-                            SECRET_RE, SPEAKER_PARAM, STREAMLIT_RESERVED, BadSecret, BadState, NoSuchRoom,
-                            RoomClosed, RoomError, RoomExpired, RoomsFull, check_text, clean_query, duration_words,
-                            normalize_code, validate_query)
+                            SECRET_RE, SPEAKER_PARAM, STREAMLIT_RESERVED, BadSecret, BadState, NoSuchRoom, RoomClosed,
+                            RoomError, RoomExpired, RoomsFull, check_text, duration_words, normalize_code,
+                            validate_query)
+from helm_core.chapters import SlideChange, chapter_csv, chapter_lines
 
 MAX_LOG = 500  # slide changes kept per room: a 2-hour talk changing slide every 15 s
 MAX_COMMANDS = 16

@@ -12,9 +12,8 @@ from typing import Sequence
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from helm_core import content, critique
-
 from . import components, nav, state
+from helm_core import critique
 
 
 def _move(key: str, n: int, delta: int) -> None:

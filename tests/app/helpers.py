@@ -245,3 +245,12 @@ def faint_text(spec: dict) -> list[str]:
         if isinstance(bar, dict) and (trace.get("marker") or {}).get("showscale"):
             check("colour bar", bar.get("tickfont"))
     return sorted(set(found))
+
+
+_PRODUCT = re.compile(r"(\d[\d,]*)\s+[^\d=.;:]{0,40}?×\s*(\d[\d,]*)\s+[^\d=.;:]{0,40}?=\s*(\d[\d,]*)")
+
+
+def false_products(text: str) -> list[str]:
+    """Sentences of the shape "N things × M others = K" whose K is not N × M (they read as arithmetic)."""
+    n = lambda s: int(s.replace(",", ""))  # noqa: E731
+    return [m.group(0) for m in _PRODUCT.finditer(text) if n(m.group(1)) * n(m.group(2)) != n(m.group(3))]

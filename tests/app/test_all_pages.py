@@ -5,7 +5,7 @@ import pytest
 
 from ui import nav
 
-from .helpers import hexes, open_page, texts
+from .helpers import false_products, hexes, open_page, texts
 
 PAGES = nav.available_pages()
 
@@ -63,6 +63,7 @@ def test_page_runs_cleanly(spec, release):
     assert nav.title(spec, (release or "classic") != "classic") in body
     assert f"Data: {RELEASES[release or 'classic']}" in body
     assert not faint_marks(at), f"marks under 3:1 on a theme on {spec.url_path or 'home'}: {faint_marks(at)}"
+    assert not false_products(body), false_products(body)  # "N × M = K" is arithmetic: K must be N·M
 
 
 def test_every_page_in_the_map_exists():

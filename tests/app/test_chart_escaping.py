@@ -12,7 +12,7 @@ from helm_core import calibration as CAL, grid as G, limits_evidence as LE, metr
 from helm_core import releases as R, sensitivity as S
 from helm_core.data import CORE_GROUPS, GROUP_LABELS, cohort_models, load_bundled
 from tests import hostile_names as H
-from ui import charts, charts_coverage as CC, charts_critique as C, charts_rankings as CRK
+from ui import charts, charts_coverage as CC, charts_critique as C, charts_metrics, charts_rankings as CRK
 from ui import charts_releases as CR, charts_reliability as CRL, stage
 
 from .literal_helpers import chart_problems, chart_strings, shown
@@ -93,12 +93,12 @@ def _builders():
 
     pairs = rename(M.pair_values(CLASSIC, "MMLU", "calibration", MODELS), "model")
     starred = list(pairs["model"].head(2))
-    yield "pair_scatter", lambda m: CC.pair_scatter(pairs, H.METRIC, H.TITLE, True, highlight=starred)
+    yield "pair_scatter", lambda m: charts_metrics.pair_scatter(pairs, H.METRIC, H.TITLE, True, highlight=starred)
     order = [GROUP_LABELS[g] for g in CORE_GROUPS]
     prof = pd.DataFrame([{"model": mod, "group_label": g, "win_rate": 0.1 * i}
                          for mod in (H.MODEL, H.OTHER) for i, g in enumerate(order)])
-    yield "radar", lambda m: CC.profile_radar(prof, order, mode=m)
-    yield "profile_bars", lambda m: CC.profile_bars(prof, order[:2], mode=m)
+    yield "radar", lambda m: charts_metrics.profile_radar(prof, order, mode=m)
+    yield "profile_bars", lambda m: charts_metrics.profile_bars(prof, order[:2], mode=m)
     exam = rename(pd.DataFrame([{"model": mod, "scenario": s, "metric": "EM", "value": 0.5, "measured": s != "IMDB"}
                                 for mod in MODELS[:3] for s in ("MMLU", "IMDB", "BoolQ")]), "model", "scenario")
     yield "exam", lambda m: charts.exam_dot_matrix(exam, list(dict.fromkeys(exam["model"])),

@@ -4,12 +4,13 @@ that must hold on every release and cohort."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from helm_core.data import load_release
+from helm_core.data import cohort_models, load_release
 
 from .helpers import chart_keys, open_section, open_story_page, section_labels, section_tabs, tables
 from .rankings_helpers import NO_EFFICIENCY, chart_spec, loaded_session, open_with, plain, values, without_efficiency
@@ -163,7 +164,7 @@ def _frame(**over) -> pd.DataFrame:
 
 def test_bubble_builder_marks_undisclosed_sizes_and_missing_harm():
     from ui import palette
-    from ui.charts_rankings import capability_cost_bubble
+    from ui.charts_cost import capability_cost_bubble
 
     fig = capability_cost_bubble(_frame(), "runtime_s", x_label="x", y_label="y", harm_label="h", top={"d": 1})
     names = {t.name: t for t in fig.data}
@@ -179,7 +180,7 @@ def test_bubble_builder_marks_undisclosed_sizes_and_missing_harm():
 @pytest.mark.parametrize("bad", [math.inf, -math.inf, 0.0, -1.0])
 def test_a_cost_a_log_axis_cannot_place_goes_to_the_band(bad):
     """A runtime of Infinity (refused at load, but guarded here too), zero or below never reaches a log axis."""
-    from ui.charts_rankings import capability_cost_bubble
+    from ui.charts_cost import capability_cost_bubble
 
     f = _frame(runtime_s=[0.1, bad, 1.0, 2.0])
     fig = capability_cost_bubble(f, "runtime_s", x_label="x", y_label="y", harm_label="h", top={})
@@ -193,7 +194,7 @@ def test_a_cost_a_log_axis_cannot_place_goes_to_the_band(bad):
     (0.0, 1.0, False), (-1.0, 1.0, False), (math.nan, 1.0, False), (1e-6, 1e-6, True),
 ])
 def test_log_ticks_only_for_finite_positive_bounds(lo, hi, expected):
-    from ui.charts_rankings import log_ticks
+    from ui.charts_cost import log_ticks
 
     ticks = log_ticks(lo, hi)
     assert bool(ticks) == expected
@@ -206,7 +207,8 @@ def test_top_three_labels_sit_above_the_bubbles_with_an_arrow(release, mode):
     to its ring: no bubble can cover a label. Labels in one row never overlap (estimated widths)."""
     from helm_core import frontier, ranking
     from helm_core.data import cohort_models
-    from ui.charts_rankings import FONT, PLOT_WIDTH, capability_cost_bubble, text_px
+    from ui.charts_cost import capability_cost_bubble
+    from ui.charts_rankings import FONT, PLOT_WIDTH, text_px
 
     models = cohort_models(release, "paper")
     v = frontier.cost_view(release, models, "win_rate", "toxic_frac", "runtime")
@@ -232,7 +234,7 @@ def test_top_three_labels_sit_above_the_bubbles_with_an_arrow(release, mode):
 
 def test_the_phone_chart_leaves_the_colour_bar_room_below_and_drops_the_legend():
     from ui import stage
-    from ui.charts_rankings import capability_cost_bubble
+    from ui.charts_cost import capability_cost_bubble
 
     layout = stage.style(capability_cost_bubble(_frame(), "runtime_s", x_label="x", y_label="y", harm_label="h",
                                                 top={}, mode="phone"), mode="phone").to_dict()["layout"]
@@ -345,10 +347,13 @@ def test_claims_are_checked_against_v040():
     at = open_story_page(PAGE, query={"cohort": "all", "cost_section": "Paper findings"})
     t = plain(at)
     assert "every model with an accuracy win rate above 55% has at least 50B parameters" in t
-    assert ("HELM classic v0.4.0 disagrees** for every model of the release (67 models) (published accuracy win "
+    sized = _sized(load_release(), None)
+    assert ("HELM classic v0.4.0 disagrees** for 17 of the "
+            f"{sized} models with a disclosed size, of every model of the release (67 models) (published accuracy win "
             "rates): 17 models above 0.55 have fewer than 50B parameters") in t
     assert ("**17 models have** a 0.55+ accuracy win rate with fewer than 50B parameters: the paper's scale finding "
-            "fails for every model of the release (67 models).") in t
+            f"fails for 17 of the {sized} models with a disclosed size, of every model of the release (67 models).") in t
+    assert "fails for every model" not in t
     assert "Mistral v0.1 (7B) (7.3B, 0.884)" in t
     assert "**open**: Llama 2 (70B) (0.944, #1 of 67" in t
     assert "rank correlation of accuracy win rate with runtime is **+0.43**" in t
@@ -359,6 +364,30 @@ def test_claims_are_checked_against_v040():
     spec = chart_spec(at, "cost_scale")
     inside = next(tr for tr in spec["data"] if str(tr.get("name")).startswith("fewer than 50B"))
     assert len(inside["customdata"]) == 17
+
+
+def _sized(rel, models) -> int:
+    """The models the scale finding can be checked on: an accuracy win rate and a disclosed size."""
+    from helm_core import frontier
+
+    f = frontier.cost_view(rel, models, "win_rate", "toxic_frac", "runtime").frontier.frame
+    return int((f["capability"].notna() & f["params"].notna()).sum())
+
+
+@pytest.mark.parametrize("release", ["lite", "capabilities"])
+def test_the_scale_finding_is_said_of_the_models_with_a_disclosed_size(release):
+    """On a later release most sizes are undisclosed: the finding is checked on, and said of, the models whose size
+    is known, with both counts; and a model whose name carries its size is not given it twice."""
+    from helm_core.data import load_bundled
+
+    rel = load_bundled(release)
+    at = open_story_page(PAGE, query={"release": release, "cost_section": "Paper findings"})
+    t = plain(at)
+    n, sized = len(rel.models), _sized(rel, None)
+    assert sized < n
+    assert f"{sized} models with a disclosed size, of every model of the release ({n} models)" in t
+    assert "for every model of the release" not in t  # the claim is never said of the models it was not checked on
+    assert not re.search(r"\((\d+(?:\.\d+)?[KMBT])\) \(\1, ", t), re.findall(r"[^,:]*\(\d+[KMBT]\) \(\d+[KMBT], [^)]*\)", t)
 
 
 def test_the_family_table_says_what_it_keeps():
@@ -380,8 +409,10 @@ def test_paper_cohort():
     assert 'In the band "no runtime in HELM": 2 of 28 models' in t  # the two TNLG v2 models have no runtime
     open_section(at, "Paper findings")
     # the one paper-cohort counterexample to the scale claim, from v0.4.0's numbers; the cohort is named
-    assert ("disagrees** for the 2022 paper's cohort (28 models) (recomputed accuracy win rates): 1 model above "
-            "0.55 has fewer than 50B parameters: J1-Grande v1 (17B)") in plain(at)
+    sized = _sized(load_release(), tuple(cohort_models(load_release(), "paper")))
+    assert (f"disagrees** for 1 of the {sized} models with a disclosed size, of the 2022 paper's cohort (28 models) "
+            "(recomputed accuracy win rates): 1 model above 0.55 has fewer than 50B parameters: J1-Grande v1 (17B)"
+            ) in plain(at)
     assert "**1 model has** a 0.55+ accuracy win rate" in plain(at)
     labels = [a["text"] for a in chart_spec(at, "cost_scale")["layout"]["annotations"] if a.get("showarrow")]
     assert labels == ["J1-Grande v1 (17B)"]
@@ -434,7 +465,7 @@ def test_builder_rings_and_labels_every_recipes_top_three(release, cohort, cost,
     ringed and labelled (on the chart or in the band), and no model with a capability value is dropped."""
     from helm_core import frontier, ranking
     from helm_core.data import cohort_models
-    from ui.charts_rankings import capability_cost_bubble
+    from ui.charts_cost import capability_cost_bubble
 
     models = cohort_models(release, cohort)
     v = frontier.cost_view(release, models, cap, "toxic_frac", cost)
@@ -504,7 +535,7 @@ def test_a_speaker_view_computes_the_presenters_top_three():
     ([(0.71, 0.07), (0.885, 0.07), (0.93, 0.08)], (0, 1), [1, 0, 1], [0.71, 0.815, 0.92]),  # Lite on stage
 ])
 def test_strip_layout(points, x_range, rows, centres):
-    from ui.charts_rankings import strip_layout
+    from ui.charts_cost import strip_layout
 
     got_rows, got_centres = strip_layout(points, x_range)
     assert got_rows == rows and got_centres == pytest.approx(centres)

@@ -8,7 +8,7 @@ import json
 import pandas as pd
 import pytest
 
-from helm_core import claims, content, limits_evidence as L, releases as R, studies
+from helm_core import claims, limits_evidence as L, releases as R, studies
 from helm_core.data import CORE_GROUPS, GROUP_LABELS, cohort_models, load_bundled
 from ui import charts_critique as C, charts_releases as CR, palette, stage
 

@@ -9,11 +9,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from helm_core import claims, content, critique
-from ui import nav
-
 from .critique_helpers import open_at, page_links
 from .helpers import open_story_page, tables, texts
+from helm_core import claims, critique
+from ui import nav
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
@@ -261,3 +260,14 @@ def test_dense_step_computes_coverage_for_the_cohort(cohort, models, coverage):
     at = open_at(PAGE, {"step": "1", "cohort": cohort})
     m = {x.label: x.value for x in at.metric}
     assert m["Models, same exam"] == models and m["Accuracy measured"] == coverage
+
+
+@pytest.mark.parametrize("release", ["lite", "capabilities"])
+def test_a_later_releases_blanks_are_not_called_by_design(release):
+    """The grid page says a later release publishes no reason for its blank groups (its tables simply hold no such
+    column); the walk's blank-cells step says the same, never "by design" with classic's schema as the reason."""
+    step = next(s for s in STEPS if s.evidence == "blank_cells")
+    at = open_story_page(PAGE, query={"release": release, "step": str(STEPS.index(step) + 1)})
+    point = next(m.value for m in at.markdown if "model × scenario cell" in m.value)
+    assert "by design" not in point and "not in the release's tables" in point
+    assert "by design" not in at.get("plotly_chart")[0].proto.spec

@@ -272,11 +272,11 @@ def test_the_radar_scale_is_off_the_first_spoke(release):
     """The radial axis (and its labels) lies half a sector clockwise of the first group's spoke, not on it."""
     from helm_core import metrics as M
     from helm_core.data import CORE_GROUPS, GROUP_LABELS, cohort_models
-    from ui import charts_coverage
+    from ui import charts_coverage, charts_metrics
 
     order = [GROUP_LABELS[g] for g in CORE_GROUPS]
     prof, _ = M.profiles(release, cohort_models(release, "all"), ["text-davinci-002"])
-    fig = charts_coverage.profile_radar(prof, order)
+    fig = charts_metrics.profile_radar(prof, order)
     polar = fig.layout.polar
     assert polar.angularaxis.rotation == 90 and polar.angularaxis.direction == "clockwise"
     assert polar.radialaxis.angle == pytest.approx(90 - 180 / 7)

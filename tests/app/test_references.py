@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from helm_core import bibtex, content, references
-from ui import nav
-
 from .critique_helpers import open_at
 from .helpers import open_lazy, tables, texts
+from helm_core import bibtex, references
+from ui import nav
 
 PAGE = nav.spec_for("references").file
 REFS = references.load_references()

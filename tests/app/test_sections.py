@@ -4,12 +4,13 @@ closed section is dropped while another one is open."""
 from __future__ import annotations
 
 import functools
+import re
 
 import pytest
 
 from ui import nav
 
-from .helpers import shown, open_page, section_labels, section_tabs, texts
+from .helpers import false_products, open_page, section_labels, section_tabs, shown, texts
 # SECTIONED: the pages with several charts, built one section at a time so the first load draws one section
 # (DESIGN.md §7); and Prompts & Completions, whose views of the bundled runs (side by side, trials, browser) are built
 # one at a time.
@@ -50,9 +51,11 @@ def test_every_section_builds_alone(path, cohort, release):
         at = open_page(spec.file, query={key: label, "cohort": cohort, "release": release})
         _, tabs = section_tabs(at)
         assert [len(t.children) > 0 for t in tabs] == [t.label == label for t in tabs], label
-        assert nav.title(spec, release != "classic") in texts(at)
-        assert f"Data: {RELEASE_NAMES[release]}" in texts(at)
+        body = texts(at)
+        assert nav.title(spec, release != "classic") in body
+        assert f"Data: {RELEASE_NAMES[release]}" in body
         assert not faint_marks(at), (label, faint_marks(at))
+        assert not false_products(body), (label, false_products(body))
         keys = set(at.session_state["_qp_allowed"])
         if declared is None:
             declared = keys
@@ -140,7 +143,8 @@ def test_statements_hold_for_the_cohort_shown(spec, cohort, release):
         assert "448 of 480 cells (93.3%)" in everything
     if path == "cost":
         named = "the 2022 paper's cohort" if cohort == "paper" else "every model of the release"
-        assert f"disagrees** for {named}" in everything
+        assert re.search(rf"disagrees\*\* for \d+ of the \d+ models with a disclosed size, of {re.escape(named)}",
+                         everything), named
         assert "rank in " + named in everything
     if path == "threads":
         assert "(none added later do), and no clean accuracy/efficiency trade-off" in everything

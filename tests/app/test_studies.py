@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from helm_core import claims, content, studies
-from ui import nav
-
 from .critique_helpers import open_at
 from .helpers import shown, chart_keys, open_section, open_story_page, section_labels, section_tabs, tables, texts
+from helm_core import claims, studies
+from ui import nav
 
 PAGE = nav.spec_for("studies").file
 STUDIES = studies.load_studies()

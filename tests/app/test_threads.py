@@ -6,11 +6,10 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from helm_core import claims, content, critique, references
-from ui import nav
-
 from .critique_helpers import open_at, page_links
 from .helpers import tables, texts
+from helm_core import claims, critique, references
+from ui import nav
 
 PAGE = nav.spec_for("threads").file
 THREADS = critique.load_threads()

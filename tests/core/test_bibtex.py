@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from helm_core import bibtex, content, references
+from helm_core import bibtex, references
 from helm_core.references import Reference
 
 REFS = references.load_references()

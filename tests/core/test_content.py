@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from helm_core import claims, content, critique, references, studies
+from helm_core import claims, critique, references, studies
 from helm_core.content import DataError
 from helm_core.critique import Link
 from ui import nav

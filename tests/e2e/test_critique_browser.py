@@ -7,9 +7,8 @@ import re
 
 import pytest
 
-from helm_core import content, critique
-
 from .helpers import assert_clean, open_url, wait_settled
+from helm_core import critique
 
 PAGES = ["limits", "studies", "threads", "references"]
 STEPS = critique.load_steps()
