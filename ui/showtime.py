@@ -23,8 +23,12 @@ from . import cache, nav, presenter, room_protocol, rooms, slides, state, viewpo
 SECRET = "_room_secret"
 CODE = "_room_code"
 SOURCE = "_room_source"
-FOLLOW = "_follow"  # {"code": str, "attached": bool, "seen": int, "error": str | None}
+FOLLOW = "_follow"  # {"code": str, "attached": bool, "seen": int, "error": str | None, "trying": (version, n, t)}
 POLL_SECONDS = 1.0
+# A navigation the browser did not carry out (its script replaced by a rerun before it ran, its popstate lost) is
+# sent again after this long, up to RETRIES times in all for one version of the room; then the follower stays.
+RETRY_SECONDS = 1.5
+RETRIES = 3
 
 
 def base_url() -> str:
@@ -230,28 +234,43 @@ def _target_url(snap) -> str | None:
     return f"{path}?{urlencode(query, doseq=True)}"
 
 
-def _navigate_script(target: str, version: int) -> str:
+def _navigate_script(target: str, version: int, attempt: int = 1) -> str:
     """Browser-side navigation to `target` inside this session, as the browser's Back button does (a popstate):
     Streamlit reruns the page with the new URL and every bound widget takes the URL's value, checked by the page's
     own URL whitelist like any link. (st.switch_page cannot set a parameter a widget of the open page is bound to.)
     `target` is a path and a percent-encoded query built from a validated room; it is embedded as a JSON string.
-    The theme's embed option of the follower's own URL is kept."""
+    The theme's embed option of the follower's own URL is kept. A first attempt does nothing when the browser is
+    already there; a later one (the server saw that the first did not arrive) dispatches the popstate anyway."""
     import json
 
     literal = json.dumps(target).replace("</", "<\\/")
-    return f"""<script data-follow-version="{int(version)}">
+    again = "true" if attempt > 1 else "false"
+    return f"""<script data-follow-version="{int(version)}" data-follow-attempt="{int(attempt)}">
 (function () {{
   const u = new URL({literal}, window.location.origin);
   new URL(window.location.href).searchParams.getAll("embed_options").forEach(v => u.searchParams.append("embed_options", v));
-  if (window.location.pathname === u.pathname && window.location.search === u.search) return;
-  window.history.pushState(null, "", u.pathname + u.search);
+  const there = window.location.pathname === u.pathname && window.location.search === u.search;
+  if (there && !{again}) return;
+  if (!there) window.history.pushState(null, "", u.pathname + u.search);
   window.dispatchEvent(new PopStateEvent("popstate", {{ state: null }}));
 }})();
 </script>"""
 
 
-def _catch_up() -> bool:
-    """When the room moved since this follower last looked: navigate the browser to the presenter's slide."""
+def _arrived(snap, url_path: str) -> bool:
+    """This run shows the room's slide: its page, and on it the presenter's slide (read from the URL)."""
+    if snap.page != url_path:
+        return False
+    route = presenter.steps()
+    return not route or presenter.position(route, url_path, url_first=True) == snap.slide
+
+
+def _catch_up(url_path: str) -> bool:
+    """When the room moved since this follower last arrived: navigate the browser to the presenter's slide. The
+    version counts as seen only once a run shows that slide, so a navigation the browser lost is sent again
+    (after RETRY_SECONDS, at most RETRIES times) instead of leaving the follower behind until the next slide."""
+    import time
+
     g = following()
     if not g or not g.get("attached") or not g.get("code"):
         return False
@@ -263,10 +282,20 @@ def _catch_up() -> bool:
     g["error"] = None
     if not snap.started or snap.version == g.get("seen"):
         return False
-    g["seen"] = snap.version
     target = _target_url(snap)
-    if target is not None:
-        st.html(_navigate_script(target, snap.version), unsafe_allow_javascript=True)
+    if target is None or _arrived(snap, url_path):
+        g["seen"], g["trying"] = snap.version, None
+        return False
+    version, attempt, at = g.get("trying") or (None, 0, 0.0)
+    now = time.monotonic()
+    if version == snap.version and now - at < RETRY_SECONDS:  # sent just now: the browser may be on its way
+        return False
+    if version == snap.version and attempt >= RETRIES:  # it will not go there (the page refuses the state): stay
+        g["seen"], g["trying"] = snap.version, None
+        return False
+    attempt = attempt + 1 if version == snap.version else 1
+    g["trying"] = (snap.version, attempt, now)
+    st.html(_navigate_script(target, snap.version, attempt), unsafe_allow_javascript=True)
     return True
 
 
@@ -280,7 +309,7 @@ def _rejoin() -> None:
     f = following()
     if f:
         f["attached"] = True
-        f["seen"] = 0
+        f["seen"], f["trying"] = 0, None
 
 
 def _stop() -> None:
@@ -296,7 +325,7 @@ def follow_bar(current_url_path: str) -> None:
         return
     state.keep([room_protocol.FOLLOW_PARAM])
     if f.get("attached"):
-        _catch_up()  # a late joiner, a rejoin: straight to the presenter's slide (or the room's error, below)
+        _catch_up(current_url_path)  # a late joiner, a rejoin: straight to the presenter's slide (or the room's error, below)
     with st.container(key="follow_bar", horizontal=True, vertical_alignment="center"):
         if f.get("error"):
             st.error(f["error"], icon=":material/link_off:")
@@ -329,7 +358,7 @@ def follow_bar(current_url_path: str) -> None:
             st.rerun(scope="app")
             return
         if version != g.get("seen"):  # nothing changed: nothing runs but this check
-            _catch_up()
+            _catch_up(current_url_path)
 
     _poll()
 

@@ -101,8 +101,57 @@ def test_a_follow_link_shows_the_follow_bar_and_catches_up():
     at = open_page(None, query={"follow": code})
     body = texts(at)
     assert "Following the presenter" in body and code in body
-    scripts = [h.proto.body for h in at.get("html") if "data-follow-version" in h.proto.body]
+    scripts = _follow_scripts(at)
     assert scripts and "/grid?view=schema&grid_section=Grid&follow=" + code in scripts[0]
+    assert 'data-follow-attempt="1"' in scripts[0]
+
+
+def _follow_scripts(at) -> list[str]:
+    return [h.proto.body for h in at.get("html") if "data-follow-version" in h.proto.body]
+
+
+def test_a_lost_navigation_is_sent_again_until_the_follower_arrives():
+    """The browser may never carry out a navigation (its script replaced by a rerun before it ran): the room's
+    version counts as seen only once a run shows the presenter's slide, so the follower is sent again, not left
+    behind until the presenter's next slide; after RETRIES tries it stays put."""
+    from ui import showtime
+
+    reg = rooms.registry()
+    code, secret = reg.create()
+    route = _route()
+    step = _grid_step(route)
+    reg.publish(secret, page="grid", query={"grid_section": "Grid"}, slide=step.index, of=len(route),
+                title=step.label)
+    version = reg.snapshot(code).version
+    at = open_page(None, query={"follow": code})
+    assert _follow_scripts(at) and at.session_state[showtime.FOLLOW]["seen"] != version  # sent, not yet there
+    at.run()  # a rerun on the same page within RETRY_SECONDS: no second navigation yet
+    assert not _follow_scripts(at)
+    for attempt in range(2, showtime.RETRIES + 1):
+        v, n, _ = at.session_state[showtime.FOLLOW]["trying"]
+        at.session_state[showtime.FOLLOW]["trying"] = (v, n, 0.0)  # RETRY_SECONDS have passed
+        at.run()
+        scripts = _follow_scripts(at)
+        assert scripts and f'data-follow-attempt="{attempt}"' in scripts[0]
+        assert "if (there && !true) return;" in scripts[0]  # a retry dispatches even when the URL is already there
+    v, n, _ = at.session_state[showtime.FOLLOW]["trying"]
+    at.session_state[showtime.FOLLOW]["trying"] = (v, n, 0.0)
+    at.run()  # RETRIES tries: it stays put and counts the version as seen
+    assert not _follow_scripts(at) and at.session_state[showtime.FOLLOW]["seen"] == version
+
+
+def test_a_follower_on_the_presenters_slide_counts_it_as_seen_without_navigating():
+    from ui import showtime
+
+    reg = rooms.registry()
+    code, secret = reg.create()
+    route = _route()
+    step = _grid_step(route)
+    reg.publish(secret, page="grid", query={"grid_section": "Grid"}, slide=step.index, of=len(route),
+                title=step.label)
+    at = open_page("app_pages/grid.py", query={"follow": code, "grid_section": "Grid"})
+    assert not _follow_scripts(at)
+    assert at.session_state[showtime.FOLLOW]["seen"] == reg.snapshot(code).version
 
 
 @pytest.mark.parametrize("code", ["zzzzzzz", "<b>x</b>", "a" * 70])
