@@ -26,7 +26,10 @@ for spec in nav.available_pages():
 for spec in nav.HIDDEN:  # reached by their own links only (the speaker view)
     pages.setdefault(spec.section, []).append(
         st.Page(spec.file, title=spec.title, icon=spec.icon, url_path=spec.url_path, visibility="hidden"))
-pg = st.navigation(pages)
+# The app draws its own page list (below, `nav.sidebar_links`): Streamlit's sidebar navigation with sections puts
+# its list items in section boxes inside one list, which a screen reader cannot read as a list (axe: `list`,
+# `listitem`), and draws its links in faded text (3.8:1).
+pg = st.navigation(pages, position="hidden")
 if pg.url_path == "speaker":
     # The speaker view draws no sidebar: it shows the presenter's release and cohort, not its own.
     viewport.page_css()
@@ -38,6 +41,7 @@ showtime.follow_from_url()  # `?follow=<room code>`: this session follows a pres
 
 with st.sidebar:
     st.markdown("### HELM Explorer")
+    nav.sidebar_links(pages)
     if configured_error:
         st.error(components.text(f"Could not load the HELM output given at start-up: {configured_error}"),
                  icon=":material/error:")

@@ -94,15 +94,23 @@ def headline_sentence(head: pd.DataFrame) -> str:
             "for" + (f"; not in it: {components.text(hfmt.names(missing))}." if missing else "."))
 
 
+def static_table(df: pd.DataFrame) -> None:
+    """A run file's small table as st.table, its text cells escaped (st.table renders Markdown in cells). Not
+    st.dataframe: every data grid numbers its cells from glide-cell-0-0, so two grids on one page repeat the ids
+    of focusable cells (axe duplicate-id-active), and a short table needs no grid."""
+    text = [c for c in df.columns if pd.api.types.is_object_dtype(df[c]) or pd.api.types.is_string_dtype(df[c])]
+    st.table(df.assign(**{c: df[c].map(lambda v: components.text(v) if isinstance(v, str) else v) for c in text}),
+             hide_index=True)
+
+
 def adapter_table(spec: str) -> None:
     """The run's adapter settings HELM users read first, from its run_spec.json."""
     details = real_runs.adapter_details(spec)
     if details.empty:
         st.caption("This run's run_spec.json has no adapter settings.")
         return
-    st.dataframe(details[["setting", "value"]], hide_index=True, width="stretch", height="content",
-                 column_config={"setting": st.column_config.TextColumn("setting", width="small"),
-                                "value": st.column_config.TextColumn("value (as in run_spec.json)")})
+    static_table(details[["setting", "value"]])
+    st.caption("Values as in run_spec.json.")
 
 
 def compare_runs(runs: pd.DataFrame, row: pd.Series, src: str) -> None:
@@ -149,8 +157,7 @@ def compare_runs(runs: pd.DataFrame, row: pd.Series, src: str) -> None:
                f"{counts['neither']:,}. Each run's original instances, first trial.")
     if not diff.empty:
         st.markdown("Adapter settings that differ")
-        st.dataframe(diff[["setting", "a", "b"]].rename(columns={"a": "A", "b": "B"}), hide_index=True,
-                     width="stretch")
+        static_table(diff[["setting", "a", "b"]].rename(columns={"a": "A", "b": "B"}))
     show = aligned.assign(correct_a=aligned["correct_a"].map(verdict), correct_b=aligned["correct_b"].map(verdict))
     cfg = {"input": st.column_config.TextColumn("input", width="medium"),
            "answer_a": "A answer", "correct_a": "A", "answer_b": "B answer", "correct_b": "B",
@@ -240,8 +247,7 @@ def browse(outs: dict, *, cohort: bool) -> None:
     stats_box = components.lazy_expander("All of this run's stats.json", key="runs_stats_table")
     if stats_box is not None:
         with stats_box:
-            st.dataframe(pd.DataFrame(out.run_stats[out.run_stats["run"] == run].drop(columns="run")),
-                         hide_index=True, width="stretch")
+            static_table(out.run_stats[out.run_stats["run"] == run].drop(columns="run"))
 
     if not bool(row["has_instances"]):
         st.info("This run folder has no per-instance files (scenario_state.json or display_predictions.json), so "
@@ -322,13 +328,12 @@ def browse(outs: dict, *, cohort: bool) -> None:
                 table["chosen"] = ["◀ chosen" if r.get("chosen") else "" for r in refs]
                 table["log-prob"] = [r.get("logprob") for r in refs]
                 table["tokens"] = [r.get("tokens") for r in refs]
-            st.dataframe(
-                pd.DataFrame(table), hide_index=True, width="stretch",
-                column_config={"reference": st.column_config.TextColumn("reference", width="large"),
-                               "log-prob": st.column_config.NumberColumn("log-prob", format="%.3f",
-                                                                         help="Sum of the log-probabilities of the "
-                                                                              "option's tokens in its own request.")},
-            )
+            refs_df = pd.DataFrame(table)
+            if "log-prob" in refs_df:
+                refs_df["log-prob"] = refs_df["log-prob"].map(lambda v: "–" if pd.isna(v) else f"{v:.3f}")
+            static_table(refs_df)
+            if "log-prob" in refs_df:
+                st.caption("log-prob: the sum of the log-probabilities of the option's tokens in its own request.")
             if x.get("choice_source"):
                 st.caption(components.text(f"Chosen option: {x['choice_source']}. Scored as HELM does for "
                                            f"{x['method']}: each option's log-probability per token, highest wins."
@@ -339,7 +344,7 @@ def browse(outs: dict, *, cohort: bool) -> None:
         st.markdown("**Per-instance stats**")
         stats = x["stats"] if isinstance(x["stats"], dict) else {}
         if stats:
-            st.dataframe(helm_output.instance_stats_table(stats), hide_index=True, width="stretch")
+            static_table(helm_output.instance_stats_table(stats))
         else:
             st.caption("No per-instance stats for this instance (per_instance_stats.json is missing).")
 

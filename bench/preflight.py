@@ -7,10 +7,11 @@ arrives. It warms the server's caches on the way.
 
 For every step of the route (PageDown from `/?present=1`): the time until the slide has settled, any exception box,
 any console error, and the stage checks (the slide's chart or table fully on a 1280 × 720 screen, chart text at
-least 16 px). Then the live tools: it starts a room, opens the follow link in a second browser and the speaker
-view in a third, moves one slide and checks both follow. Prints a line per step and a summary; exits 1 on any
-problem, naming the step and page. Needs Debian's /usr/bin/chromium (or HELM_CHROMIUM) and Playwright
-(requirements-dev.txt).
+least 16 px, no serious or critical axe-core WCAG A/AA violation). Then the live tools: it starts a room, opens
+the follow link in a second browser and the speaker view in a third, moves one slide and checks both follow (and
+runs axe-core on both). Prints a line per step and a summary; exits 1 on any
+problem, naming the step and page. Needs Debian's /usr/bin/chromium (or HELM_CHROMIUM), Playwright and
+axe-playwright-python (requirements-dev.txt; `--no-a11y` skips the axe checks).
 """
 from __future__ import annotations
 
@@ -51,24 +52,28 @@ def _settle(page, timeout_ms: int) -> float:
 
 
 def walk(base: str, *, theme: str = "light", query: str = "", live: bool = True, layout: bool = True,
-         timeout_s: float = 60.0, max_steps: int | None = None, browser=None, out=print) -> list[str]:
+         timeout_s: float = 60.0, max_steps: int | None = None, browser=None, out=print,
+         a11y: bool = True) -> list[str]:
     """Walk the route (the first `max_steps` steps, or all); returns the problems found (empty: ready for the
-    show). `browser`: a Playwright browser to use (the tests'), else one of its own."""
+    show). `browser`: a Playwright browser to use (the tests'), else one of its own. `a11y`: run axe-core on every
+    step and on the speaker and follow views (serious and critical WCAG A/AA violations are problems)."""
     if browser is not None:
-        return _walk(browser, base, theme, query, live, layout, timeout_s, max_steps, out)
+        return _walk(browser, base, theme, query, live, layout, timeout_s, max_steps, out, a11y)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         own = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
         try:
-            return _walk(own, base, theme, query, live, layout, timeout_s, max_steps, out)
+            return _walk(own, base, theme, query, live, layout, timeout_s, max_steps, out, a11y)
         finally:
             own.close()
 
 
 def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, timeout_s: float,
-          max_steps: int | None, out) -> list[str]:
+          max_steps: int | None, out, a11y: bool) -> list[str]:
     from tests.e2e.slide_probe import problems as stage_problems
+
+    axe = _axe_problems if a11y else (lambda page, where="": [])
 
     problems: list[str] = []
     extra = f"&{query}" if query else ""
@@ -127,6 +132,8 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
                 flags.append(f"console error: {errors[0][:200]}")
             if layout and not exc:
                 flags += stage_problems(page, "presenter")
+            if not exc:
+                flags += axe(page)
             out(f"{step:>4}  {elapsed:>5.2f}s  {path} · {where[:90]}" + ("".join(f"\n      ! {f}" for f in flags)))
             problems += [f"step {step} ({path} · {where[:80]}): {f}" for f in flags]
         if last == n and n > 1 and not any("did not arrive" in p for p in problems):
@@ -138,7 +145,7 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
             except Exception:  # noqa: BLE001
                 problems.append(f"PageUp from the last step did not go back to step {n - 1}")
         if live and not any("did not arrive" in p for p in problems):
-            problems += _live(browser, page, base, extra, timeout_s, out)
+            problems += _live(browser, page, base, extra, timeout_s, out, axe)
         ctx.close()
     if times:
         ordered = sorted(times)
@@ -147,7 +154,13 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
     return problems
 
 
-def _live(browser, page, base: str, extra: str, timeout_s: float, out) -> list[str]:
+def _axe_problems(page, where: str = "") -> list[str]:
+    from bench.a11y import problems  # lazily: axe-playwright-python is a development requirement
+
+    return problems(page, where)
+
+
+def _live(browser, page, base: str, extra: str, timeout_s: float, out, axe) -> list[str]:
     """Start a room on the presenter's page, open the follow link and the speaker view, move one slide."""
     problems: list[str] = []
     try:
@@ -187,6 +200,9 @@ def _live(browser, page, base: str, extra: str, timeout_s: float, out) -> list[s
             exc = _exception(pg)
             if exc:
                 problems.append(f"live {name}: EXCEPTION {exc}")
+            else:
+                _settle(pg, int(timeout_s * 1000))
+                problems += axe(pg, f"live {name}")
         f_ctx.close()
         s_ctx.close()
     except Exception as e:  # noqa: BLE001 - report what failed, not a traceback
@@ -201,13 +217,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--query", default="", help="extra query for the walk, e.g. release=lite or cohort=all")
     ap.add_argument("--no-live", action="store_true", help="skip the room, follow link and speaker view")
     ap.add_argument("--no-layout", action="store_true", help="skip the stage layout checks")
+    ap.add_argument("--no-a11y", action="store_true", help="skip the axe-core accessibility checks")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds a step may take (a cold cloud app: more)")
     ap.add_argument("--steps", type=int, default=None, help="walk only the first N steps")
     args = ap.parse_args(argv)
     base = args.url.rstrip("/")
     print(f"Pre-show check of {base} (presenter mode, 1280 × 720, {args.theme})")
     found = walk(base, theme=args.theme, query=args.query, live=not args.no_live, layout=not args.no_layout,
-                 timeout_s=args.timeout, max_steps=args.steps)
+                 timeout_s=args.timeout, max_steps=args.steps, a11y=not args.no_a11y)
     if found:
         print(f"\nNOT READY: {len(found)} problem(s)")
         for f in found:

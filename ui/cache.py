@@ -65,7 +65,9 @@ def moving_targets() -> dict:
 
 def release_choice() -> str:
     """The bundled release the sidebar (and the URL's `release=`) chose; "classic" by default."""
-    v = st.session_state.get("release", "classic")
+    v = st.session_state.get("release")
+    if v is None:  # a link's first run, before the bound Release radio is drawn (the page titles, the page list)
+        v = st.query_params.get("release")
     return v if v in RELEASES else "classic"
 
 

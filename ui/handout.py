@@ -86,8 +86,13 @@ def slide_html(step: slides.Step, view: View, ctx: slides.Ctx, claims: dict, fig
     v = view.visual
     if isinstance(v, Chart):
         fig = slides.styled_figure(v, ctx, view.point)
-        parts.append(f"<div class='chart' id='{fig_id}' role='img' aria-label='{html.escape(v.alt, quote=True)}'>"
-                     "</div>")
+        # A figure named by its caption (the text alternative, shown): plotly's own markup holds controls, so the
+        # chart itself cannot be one image (axe: nested-interactive); the data behind it is one click away.
+        parts.append(f"<figure aria-labelledby='{fig_id}-alt'><div class='chart' id='{fig_id}'></div>"
+                     f"<figcaption id='{fig_id}-alt'>{html.escape(v.alt)}</figcaption></figure>")
+        if v.data is not None and len(v.data):
+            parts.append(f"<details><summary>Data behind this chart ({len(v.data)} rows)</summary>"
+                         f"{_table_html(v.data)}</details>")
         spec = fig.to_plotly_json()
         payload = json.dumps({"data": spec.get("data", []), "layout": spec.get("layout", {})},
                              default=_json_default).replace("</", "<\\/")
@@ -144,6 +149,8 @@ h1 { font-size: 2rem; margin-bottom: 0.2rem; } h2 { margin: 0.2rem 0; } h3 { fon
 .where { color: #5c5f6b; font-size: 0.9rem; margin: 0; }
 .headline { font-size: 1.35rem; font-weight: 600; }
 .chart { width: 100%; min-height: 420px; }
+figure { margin: 0; } figcaption { color: #5c5f6b; font-size: 0.9rem; margin: 0.2rem 0 0.4rem; }
+summary { cursor: pointer; color: #1f4e8c; font-size: 0.9rem; }
 .table { overflow-x: auto; } table { border-collapse: collapse; font-size: 0.9rem; }
 td, th { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
 .badge { display: inline-block; font-size: 0.75rem; padding: 0 0.4rem; border-radius: 0.4rem; background: #eef0f4; }

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import streamlit as st
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -106,3 +108,18 @@ def takeaway(spec: PageSpec, later_release: bool) -> str:
     """The page's takeaway; on any release but classic (`later_release`), the release-neutral one where classic's
     would not be true."""
     return LATER_TAKEAWAYS.get(spec.url_path, spec.takeaway) if later_release else spec.takeaway
+
+
+def sidebar_links(pages: dict) -> None:
+    """The page list in the sidebar: one heading per section and one link per page, in the router's order (`pages`:
+    section -> st.Page, as given to st.navigation). Plain headings and links, so assistive technology reads a
+    heading per section and a link per page; the current page's link is marked by Streamlit (`aria-current`)."""
+    hidden = {spec.url_path for spec in HIDDEN}
+    with st.container(key="app_nav"):
+        for section, section_pages in pages.items():
+            shown = [page for page in section_pages if page.url_path not in hidden]
+            if not shown:
+                continue
+            st.subheader(section, anchor=False)
+            for page in shown:
+                st.page_link(page)

@@ -146,6 +146,24 @@ PAGE_CSS = """
 /* The slide's point: the sentence a presenter says out loud. */
 [class*="st-key-slide_point_"] [data-testid="stMarkdownContainer"] p {
   font-size: 1.35rem; font-weight: 600; line-height: 1.35; margin-bottom: 0.2rem; }
+/* The sidebar's page list (ui/nav.py): section headings as small labels, links close together. */
+.st-key-app_nav h3 { font-size: 0.8rem; font-weight: 600; letter-spacing: 0.04em; text-transform: uppercase;
+  padding: 0.6rem 0 0.1rem 0; margin: 0; }
+.st-key-app_nav { gap: 0.1rem; }
+/* Keyboard focus, visible on both themes (#0072B2: 5.2:1 on white, 3.6:1 on the dark background), and never
+   under Streamlit's fixed header when the browser scrolls a focused element into view. */
+:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
+[data-testid="stMain"] { scroll-padding-top: 4.5rem; scroll-padding-bottom: 1rem; }
+@media (prefers-reduced-motion: reduce) {
+  *, *::before, *::after { animation-duration: 0.01ms !important; animation-iteration-count: 1 !important;
+    transition-duration: 0.01ms !important; scroll-behavior: auto !important; }
+}
+/* A caption is faded by opacity in Streamlit, which fades what it holds too (a badge, code: 3:1). Fade its text
+   colour instead (60 % of the theme's text, as before), so a badge or code in a caption keeps its own contrast. */
+[data-testid="stCaptionContainer"] { opacity: 1 !important; color: color-mix(in srgb, currentColor 60%, transparent); }
+/* A multiselect's chosen items: white on the light primary in both themes (6.3:1); on the dark theme's lighter
+   primary, Streamlit's white text read at 2.3:1. */
+[data-testid="stMultiSelectTagsContainer"] [data-tag] { background-color: #00659E !important; color: #ffffff !important; }
 /* Tables never push the page sideways: a wide one scrolls inside its own box. */
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] { overflow-wrap: anywhere; }

@@ -145,9 +145,10 @@ def chart_keys(at: AppTest) -> list[str]:
 
 
 def tables(at: AppTest) -> list[pd.DataFrame]:
-    """The data of every table on the page: st.dataframe, and the Markdown tables of ui.components.table read
-    back (text unescaped, "–" as missing, numeric columns as numbers, highlight markers dropped)."""
-    frames = [e.value for e in at.dataframe]
+    """The data of every table on the page: st.dataframe, st.table (its text as sent: Markdown-escaped), and the
+    Markdown tables of ui.components.table read back (text unescaped, "–" as missing, numeric columns as numbers,
+    highlight markers dropped)."""
+    frames = [e.value for e in at.dataframe] + [e.value for e in at.table]
     return frames + [parse_md_table(m.value) for m in at.markdown if is_md_table(m.value)]
 
 

@@ -76,3 +76,21 @@ def test_no_legacy_pages_folder():
     server's first deep link (the page then runs without Home.py: no sidebar, no URL whitelist)."""
     assert not (nav.ROOT / "pages").exists()
     assert all(p.file.startswith("app_pages/") for p in nav.PAGES)
+
+
+@pytest.mark.parametrize("release", ["classic", "lite"])
+def test_the_sidebar_lists_every_page_under_its_section(release):
+    """The app's own page list (ui.nav.sidebar_links; Streamlit's sidebar navigation with sections writes list
+    items outside a list): a heading per section, then its pages' links in the page map's order, with the titles of
+    the release shown; the speaker view is reached by its own link only."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(nav.ROOT / "Home.py"), default_timeout=120)
+    at.query_params["release"] = release
+    at.run()
+    assert not at.exception
+    later = release != "classic"
+    links = [(link.proto.page, link.proto.label) for link in at.sidebar.get("page_link")]
+    assert links == [(spec.url_path, nav.title(spec, later)) for spec in PAGES]
+    assert [h.value for h in at.sidebar.subheader] == list(dict.fromkeys(spec.section for spec in PAGES))
+    assert all(spec.url_path not in dict(links) for spec in nav.HIDDEN)

@@ -190,7 +190,7 @@ def test_a_hostile_suite_never_raises_nor_prints_inf(monkeypatch, hostile_suite,
     for label in L.walk_slides(at):
         body = texts(at)
         assert not INF_TEXT.search(body), (label, INF_TEXT.search(body).group(0))
-        for df in at.dataframe:
+        for df in [*at.dataframe, *at.table]:
             v = df.value
             nums = v.select_dtypes("number").to_numpy(float) if hasattr(v, "select_dtypes") else []
             assert not np.isinf(nums).any(), label

@@ -12,6 +12,8 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from helm_core import escape
+
 from .critique_helpers import page_links
 from .helpers import shown, assert_clean, open_page, open_section, open_story_page, section_labels, tables, texts
 
@@ -140,10 +142,11 @@ def test_browse_view_shows_the_files_fields(run, index):
     assert rs["result"]["completions"][0]["text"] in codes
     correct = {m.label: m.value for m in at.metric}["Correct"]
     assert correct == ("yes ✓" if stats.get("exact_match") == 1 else "no ✗" if "exact_match" in stats else "–")
-    refs = [d.value for d in at.dataframe if "reference" in d.value.columns][0]
-    assert refs["reference"].tolist() == [r["output"]["text"] for r in rs["instance"]["references"]]
-    shown_stats = [d.value for d in at.dataframe if "stat" in d.value.columns][0]
-    assert dict(zip(shown_stats["stat"], shown_stats["value"]))["num_prompt_tokens"] == stats["num_prompt_tokens"]
+    # st.table renders Markdown in cells, so the file's text is shown escaped (literally).
+    refs = [d.value for d in at.table if "reference" in d.value.columns][0]
+    assert refs["reference"].tolist() == [escape.markdown(r["output"]["text"]) for r in rs["instance"]["references"]]
+    shown_stats = [d.value for d in at.table if "stat" in d.value.columns][0]
+    assert dict(zip(shown_stats["stat"], shown_stats["value"]))[escape.markdown("num_prompt_tokens")] == stats["num_prompt_tokens"]
 
 
 def test_browse_outcome_filter():

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from helm_core import escape
+
 from streamlit.testing.v1 import AppTest
 
 from .helpers import shown, LSAT_JOINT, LSAT_SEPARATE, SUITE_0516, assert_clean, open_lazy, open_page, texts
@@ -66,7 +68,7 @@ def test_run_page_shows_headline_and_instance(local):
     assert " B" in c
     assert all("<b>Republic</b>" not in str(md.value) for md in at.markdown)
     assert "Instance 1 of 6" in caption(at)
-    refs = [d.value for d in at.dataframe if "reference" in d.value.columns][0]
+    refs = [d.value for d in at.table if "reference" in d.value.columns][0]
     assert refs.loc[refs["correct"] == "✓ correct", "reference"].tolist() == ["Plato"]
 
 
@@ -156,7 +158,7 @@ def test_separate_method_run_shows_one_instance_with_every_option(monkeypatch, p
     assert f"Instance {page} of 3" in caption(at) and f"id {iid}" in caption(at)
     assert "chose option" in caption(at) and "reference" not in caption(at).split(iid)[1].split("\n")[0]
     assert metrics(at)["Correct"] == correct
-    refs = [d.value for d in at.dataframe if "reference" in d.value.columns][0]
+    refs = [d.value for d in at.table if "reference" in d.value.columns][0]
     assert len(refs) == 4 and refs["log-prob"].notna().all()
     assert refs.loc[refs["chosen"] == "◀ chosen", "reference"].tolist() == [chosen]
     assert refs.loc[refs["correct"] == "✓ correct", "reference"].tolist() == [correct_text]
@@ -210,7 +212,8 @@ def suite_0516(monkeypatch):
 
 
 def setting_table(at):
-    return next(d.value for d in at.dataframe if list(d.value.columns) == ["setting", "value"]).set_index("setting")["value"]
+    """The run spec's settings as shown: st.table renders Markdown, so the file's text is escaped."""
+    return next(d.value for d in at.table if list(d.value.columns) == ["setting", "value"]).set_index("setting")["value"]
 
 
 def test_headline_without_perturbations_has_no_worst_case_copies(suite_0516):
@@ -242,8 +245,8 @@ def test_microsecond_runtimes_keep_their_scale(suite_0516):
 def test_run_spec_beside_the_run(suite_0516, run, expected):
     s = setting_table(open_runs({"cohort": "all", "run": run}))
     for k, v in expected.items():
-        assert s[k] == v
-    assert {"temperature", "stop sequences", "outputs per request"} <= set(s.index)
+        assert s[escape.markdown(k)] == escape.markdown(v)
+    assert {escape.markdown(k) for k in ("temperature", "stop sequences", "outputs per request")} <= set(s.index)
 
 
 def test_filter_by_any_per_instance_metric(suite_0516):
@@ -273,8 +276,9 @@ def test_two_runs_side_by_side_joint_vs_separate(suite_0516):
     aligned = next(d.value for d in at.dataframe if "answer_a" in d.value.columns)
     assert aligned["instance_id"].tolist() == ["id1401", "id1402", "id1403", "id1404", "id1405"]
     assert aligned.loc[1, "correct_a"] == "✗ incorrect" and aligned.loc[1, "correct_b"] == "✓ correct"
-    diff = next(d.value for d in at.dataframe if list(d.value.columns) == ["setting", "A", "B"]).set_index("setting")
-    assert diff.loc["method", "B"] == "multiple_choice_separate_original" and diff.loc["in-context examples", "A"] == "2"
+    diff = next(d.value for d in at.table if list(d.value.columns) == ["setting", "A", "B"]).set_index("setting")
+    assert diff.loc["method", "B"] == escape.markdown("multiple_choice_separate_original")
+    assert diff.loc[escape.markdown("in-context examples"), "A"] == "2"
 
 
 def test_links_with_model_and_scenario_filter_the_runs(suite_0516):

@@ -18,6 +18,13 @@ SETTLE_JS = """() => {
   return true;
 }"""
 
+# The sidebar's page list (ui/nav.py: a heading per section, a link per page, never folded away).
+# The story's pages (sections 1-12 of the episode) are slides: their first visual (chart or table) starts on the
+# first screen of a 1400 × 900 window, and the presenter walks draw their further slides. The tools (instances,
+# HELM's own tables, the upload page) lead with their controls, and the sweeps open every section of them.
+TOOLS = {"runs", "leaderboard", "data"}
+NAV = ".st-key-app_nav"
+
 # Console noise that is not an app error (the closed network refuses Chromium's own calls).
 IGNORED_CONSOLE = ("net::ERR", "Failed to load resource", "favicon", "webhooks", "Content Security Policy")
 

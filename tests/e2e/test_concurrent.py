@@ -21,7 +21,7 @@ from helm_core.data import GROUP_LABELS
 from ui import nav
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
-from .helpers import IGNORED_CONSOLE, SETTLE_JS, zip_suite
+from .helpers import IGNORED_CONSOLE, NAV, SETTLE_JS, zip_suite
 
 SESSIONS = int(os.environ.get("HELM_CONCURRENT_SESSIONS", "8"))
 WALK_SECONDS = float(os.environ.get("HELM_CONCURRENT_SECONDS", "12"))  # then each session stops walking
@@ -42,12 +42,8 @@ async def _settle(page) -> None:
 
 
 async def _nav_to(page, spec) -> None:
-    """Click the page's link in the sidebar navigation (opening 'View more' when it is folded away)."""
-    nav_box = page.locator('[data-testid="stSidebarNav"]')
-    link = nav_box.locator(f'a[href$="/{spec.url_path}"]').first
-    if not await link.count():
-        await nav_box.locator('[data-testid="stSidebarNavViewButton"]').first.click()
-    await link.click()
+    """Click the page's link in the sidebar's page list."""
+    await page.locator(NAV).locator(f'a[href$="/{spec.url_path}"]').first.click()
     await page.wait_for_function(
         f"() => location.pathname.replace(/\\/+$/, '').endsWith('/{spec.url_path}'.replace(/\\/+$/, ''))",
         timeout=SETTLE_MS)

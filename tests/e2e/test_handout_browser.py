@@ -2,13 +2,15 @@
 
 Written by the command itself; opened in Chromium with every request other than the file blocked: every slide is
 there with its title and point, every chart slide's chart is drawn by the embedded plotly.js, no console error,
-and the file stays within its budget (10 MB). (Its build time is measured in the benchmark, not asserted here.)
+every chart a figure named by its text alternative with its data one click away, no serious or
+critical axe-core WCAG A/AA violation, and the file stays within its budget (10 MB). (Its build time is measured in the benchmark, not asserted here.)
 """
 from __future__ import annotations
 
 import subprocess
 import sys
 
+from bench import a11y
 from .conftest import ROOT
 
 
@@ -49,6 +51,13 @@ def test_handout_opens_offline_with_every_chart_drawn(browser, tmp_path):
         for i in range(slides.count()):
             s = slides.nth(i)
             assert s.locator("h2").inner_text().strip() and s.locator("p.headline").inner_text().strip(), i
+        # Every chart is a figure named by its text alternative, with its data one click away.
+        figures = page.locator("figure")
+        assert figures.count() == n_charts
+        assert page.locator("figure figcaption").count() == n_charts
+        assert page.locator("details summary", has_text="Data behind this chart").count() >= n_charts // 2
+        found = a11y.problems(page, "handout")  # a light document (for print), whatever the reader's theme
+        assert not found, "\n".join(found)
     finally:
         ctx.close()
     assert not requests, requests

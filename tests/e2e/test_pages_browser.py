@@ -10,23 +10,22 @@ import pytest
 
 from ui import nav
 
-from .helpers import assert_accessible_names, assert_clean, each_section, open_url, wait_settled
+from .helpers import NAV, TOOLS, assert_accessible_names, assert_clean, each_section, open_url, wait_settled
 
 PAGES = nav.available_pages()
-# The story's pages (sections 1-12 of the episode): their first visual (chart or table) starts on the first screen
-# of a 1400 × 900 window. The tools (instances, HELM's own tables, the upload page) lead with their controls.
-TOOLS = {"runs", "leaderboard", "data"}
 
 
 def test_every_page_renders_and_stays_on_this_machine(server_proc, page):
     """The desktop sweep, once over every page (every section of the tools; a story page's first slide, its
     further slides being walked in both themes by test_slides_browser.py's presenter walk): the script finishes,
     the first visual starts on the first screen, every chart draws with a text alternative, no exception or console
-    error, every widget has an accessible name. Meanwhile, deploy readiness (Streamlit Community Cloud gives the app
+    error, every widget has an accessible name, no serious or critical axe-core WCAG A/AA violation (light; the
+    phone sweep runs axe in dark). Meanwhile, deploy readiness (Streamlit Community Cloud gives the app
     a read-mostly checkout): the browser fetches nothing but the app's own server, the server opens no connection
     beyond this machine, and nothing is written into the project folder."""
     from urllib.parse import urlparse
 
+    from bench import a11y
     from .deploy import remote_peers, tree_state
     from .slide_probe import visual_box
 
@@ -34,6 +33,7 @@ def test_every_page_renders_and_stays_on_this_machine(server_proc, page):
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
     peers: set[str] = set()
+    inaccessible: list[str] = []
     for spec in PAGES:
         name = spec.url_path or "home"
         open_url(page, f"{server_proc.url}/{spec.url_path}")
@@ -49,9 +49,11 @@ def test_every_page_renders_and_stays_on_this_machine(server_proc, page):
             for i in range(charts.count()):
                 assert charts.nth(i).locator(".main-svg").count() > 0, (where, i)
             assert_accessible_names(page, where)
+            inaccessible += a11y.problems(page, where)
             if spec.url_path not in TOOLS:
                 break  # a story page's further slides: walked in both themes by the presenter route walk
         peers |= remote_peers(server_proc.pid)
+    assert not inaccessible, "\n".join(inaccessible)
     own = urlparse(server_proc.url).netloc
     foreign = sorted({u for u in requested if urlparse(u).scheme in ("http", "https", "ws", "wss")
                       and urlparse(u).netloc != own})
@@ -133,14 +135,11 @@ def test_switching_release_in_the_sidebar_then_walking_every_page(server, page, 
     wait_settled(page)
     assert "The cohort applies to HELM classic only" in sidebar.inner_text()
     assert sidebar.locator('[data-testid="stRadio"]').filter(has_text="Cohort").locator("input").first.is_disabled()
-    nav_box = sidebar.locator('[data-testid="stSidebarNav"]')
-    walk = {p.url_path: p for p in PAGES[::3] + PAGES[-1:]}  # above and below the navigation's fold
+    nav_box = sidebar.locator(NAV)
+    walk = {p.url_path: p for p in PAGES[::3] + PAGES[-1:]}  # the top and the bottom of the page list
     for spec in walk.values():
         title = nav.title(spec, release != "classic")  # the grid is "16 × 7" on classic only
-        link = nav_box.locator('[data-testid="stSidebarNavLink"]').filter(has_text=title).first
-        if not link.count():  # folded away under "View more"
-            nav_box.locator('[data-testid="stSidebarNavViewButton"]').first.click()
-        link.click()
+        nav_box.get_by_role("link", name=title, exact=True).first.click()
         page.wait_for_function("p => location.pathname.replace(/^\\//, '') === p", arg=spec.url_path,
                                timeout=60_000)
         wait_settled(page)

@@ -3,7 +3,7 @@ URL state round trips (written by the browser, read back in a fresh context), an
 pages and between the podium's sections."""
 from __future__ import annotations
 
-from .helpers import assert_clean, open_section, open_url, wait_settled
+from .helpers import NAV, assert_clean, open_section, open_url, wait_settled
 
 
 def radio(page, label: str):
@@ -53,7 +53,7 @@ def charts_drawn(page) -> int:
 
 
 def nav_to(page, title: str, url_path: str) -> None:
-    page.locator('[data-testid="stSidebarNav"]').get_by_text(title).click()
+    page.locator(NAV).get_by_text(title).click()
     page.wait_for_function(f"() => location.pathname.endsWith('/{url_path}')", timeout=60_000)
     wait_settled(page)
 
@@ -217,7 +217,7 @@ def test_the_recipe_is_shared_between_podium_and_cost(server, page):
     wait_url(page, "recipe=safety")
     radio(page, "A model with no value").get_by_text("exclude", exact=True).click()
     wait_url(page, "missing=exclude")
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("Capability vs Cost Pressure").click()
+    page.locator(NAV).get_by_text("Capability vs Cost Pressure").click()
     page.wait_for_function("() => location.pathname.endsWith('/cost')", timeout=60_000)
     wait_settled(page)
     wait_url(page, "recipe=safety")
@@ -225,7 +225,7 @@ def test_the_recipe_is_shared_between_podium_and_cost(server, page):
     labels = page.locator('[data-testid="stPlotlyChart"] .annotation-text')  # the top three, above the bubbles
     assert "#1 text-davinci-002" in " ".join(labels.all_text_contents())
     # and back: the podium still has the recipe
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("One Recipe Reorders The Podium").click()
+    page.locator(NAV).get_by_text("One Recipe Reorders The Podium").click()
     page.wait_for_function("() => location.pathname.endsWith('/podium')", timeout=60_000)
     wait_settled(page)
     assert checked(page, "Recipe") == "safety"
@@ -246,11 +246,11 @@ def test_a_linked_custom_recipe_survives_a_direct_switch_to_cost_and_back(server
     open_url(page, f"{server}/podium?recipe=custom&w_accuracy=2&w_toxicity=5")
     weights = '[data-testid="stPlotlyChart"][aria-label^="Current recipe weights"]'
     assert "Accuracy 29%" in page.locator(weights).get_attribute("aria-label")
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("Capability vs Cost Pressure").click()
+    page.locator(NAV).get_by_text("Capability vs Cost Pressure").click()
     page.wait_for_function("() => location.pathname.endsWith('/cost')", timeout=60_000)
     wait_settled(page)
     assert_clean(page)
-    page.locator('[data-testid="stSidebarNav"]').get_by_text("One Recipe Reorders The Podium").click()
+    page.locator(NAV).get_by_text("One Recipe Reorders The Podium").click()
     page.wait_for_function("() => location.pathname.endsWith('/podium')", timeout=60_000)
     wait_settled(page)
     label = page.locator(weights).get_attribute("aria-label")

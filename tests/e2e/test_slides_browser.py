@@ -1,14 +1,17 @@
 """Chromium: the presenter route as an audience sees it, and the phone.
 
-- Presenter (1280 × 720), once, in light: the pre-show check (bench/preflight.py) walks the route from
+- Presenter (1280 × 720), in light: the pre-show check (bench/preflight.py) walks the route from
   `/?present=1` with PageDown. Every step must show a chart or a table fully inside the viewport, with no chart
   text under 16 px or under 4.5:1 contrast, and no chart text outside its chart or over another; every step must
   arrive in turn (the counter moves by exactly one per press, so no slide, tab or stepper step is skipped); PageUp
-  goes back one step. The live tools are checked on the way: a room, its follow link, the speaker view. (What
-  differs in dark is colour only: every step's chart text contrast on both themes is tests/app/test_presenter.py's,
-  the layout being the same; the phone sweep below draws every page in dark.)
+  goes back one step; axe-core finds no serious or critical WCAG A/AA violation on any step. The live tools are
+  checked on the way: a room, its follow link, the speaker view (axe-core on both). Then in dark, what differs
+  there being colour only: axe-core on every step (every step's chart text contrast on both themes is
+  tests/app/test_presenter.py's; the phone sweep below draws every page in dark).
 - A server with one page made to raise: the pre-show check fails, naming that page.
-- Phone (390 × 844, dark): no page scrolls sideways, no chart text falls outside its chart or over another.
+- Phone (390 × 844, dark): every page's first screen and every section of the tools (the runs browser, HELM's
+  tables, the data page): no page scrolls sideways, no chart text falls outside its chart or over another, no
+  axe-core violation.
 (Desktop 1400 × 900: every story page's first visual starts on the first screen: test_pages_browser.py.)
 """
 from __future__ import annotations
@@ -18,7 +21,8 @@ import shutil
 
 from ui import nav
 
-from .helpers import assert_clean, open_url
+from bench import a11y
+from .helpers import TOOLS, assert_clean, each_section, open_url
 from .slide_probe import problems
 
 PAGES = nav.available_pages()
@@ -31,6 +35,17 @@ def test_presenter_route_every_step_shows_its_visual_on_stage(server, browser):
     found = preflight.walk(server, theme="light", live=True, browser=browser, out=lines.append)
     steps = [ln for ln in lines if ln[:4].strip().isdigit()]
     assert len(steps) >= 30, "\n".join(lines)
+    assert not found, "\n".join(found)
+
+
+def test_presenter_route_in_dark_has_no_accessibility_violation(server, browser):
+    """The route again in dark, for what differs there (colour): axe-core on every step; the layout checks and the
+    live tools are the light walk's."""
+    from bench import preflight
+
+    lines: list[str] = []
+    found = preflight.walk(server, theme="dark", live=False, layout=False, browser=browser, out=lines.append)
+    assert len([ln for ln in lines if ln[:4].strip().isdigit()]) >= 30, "\n".join(lines)
     assert not found, "\n".join(found)
 
 
@@ -64,8 +79,13 @@ def test_phone_no_page_scrolls_sideways_and_chart_labels_stay_inside(server, bro
     try:
         for spec in PAGES:
             open_url(page, f"{server}/{spec.url_path}")
-            assert_clean(page)
-            found += [f"{spec.url_path or 'home'}: {p}" for p in problems(page, "phone")]
+            for section in each_section(page):
+                where = (spec.url_path or "home") + (f" · {section}" if section else "")
+                assert_clean(page)
+                found += [f"{where}: {p}" for p in problems(page, "phone")]
+                found += a11y.problems(page, f"{where} (phone, dark)")
+                if spec.url_path not in TOOLS:
+                    break  # a story page's further slides: the presenter walks draw them in both themes
     finally:
         ctx.close()
     assert not found, "\n".join(found)

@@ -17,7 +17,7 @@ from bench.browser import rss_mb
 from tests import hostile_names as H
 
 from .conftest import serving
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import NAV, assert_clean, open_url, wait_settled
 
 # Server RSS may grow by at most this much over the whole sequence (seen: +42 MB; Streamlit keeps the last
 # upload of a session in memory, 50 MB here; uploads are parsed one at a time, each file within
@@ -132,10 +132,7 @@ def test_hostile_names_and_values_load_and_read_literally(own_server, browser, t
         assert H.SCENARIO in shown
         assert "1 value HELM could not have produced was left out" in shown and "= Infinity" in shown
         assert main.locator("strong, em, del, a, img").filter(has_text="v2").count() == 0
-        nav = page.locator('[data-testid="stSidebarNav"]')
-        more = nav.get_by_text("View ").filter(has_text="more")
-        if more.count():  # the navigation shows its first sections until expanded
-            more.first.click()
+        nav = page.locator(NAV)
         nav.get_by_role("link", name="HELM's Leaderboard").first.click()
         page.wait_for_timeout(300)
         wait_settled(page)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import serving, warm
-from .helpers import SUITE, assert_clean, open_url, wait_settled, zip_suite
+from .helpers import NAV, SUITE, assert_clean, open_url, wait_settled, zip_suite
 
 MMLU = "mmlu:subject=philosophy,method=multiple_choice_joint,model=eleutherai_gpt-j-6b"
 BOOLQ = "boolq:model=eleutherai_pythia-1b-v0,data_augmentation=canonical"
@@ -25,7 +25,7 @@ def upload(page, file: Path) -> None:
 
 def go_to(page, title: str) -> None:
     """Navigate inside the app (a reload would start a new session, and uploads live in the session)."""
-    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).first.click()
+    page.locator(NAV).get_by_role("link", name=title).first.click()
     page.wait_for_timeout(300)
     wait_settled(page)
 
@@ -38,7 +38,7 @@ def test_upload_switches_every_page(server, page, tmp_path):
     wait_settled(page)
     assert_clean(page)
     assert "3" in metric(page, "Models") and "3" in metric(page, "Runs")
-    nav_text = page.locator('[data-testid="stSidebarNav"]').inner_text()
+    nav_text = page.locator(NAV).inner_text()
     assert "Scenario × Metric Grid" in nav_text and "16 × 7" not in nav_text  # classic's shape, not the upload's
     go_to(page, "HELM As Evaluation Plumbing")
     assert_clean(page)
@@ -51,7 +51,7 @@ def test_upload_switches_every_page(server, page, tmp_path):
                  .some(m => m.innerText.includes('Models') && m.innerText.includes('67'))""", timeout=60_000)
     wait_settled(page)
     assert_clean(page)
-    assert "16 × 7 Core Grid" in page.locator('[data-testid="stSidebarNav"]').inner_text()
+    assert "16 × 7 Core Grid" in page.locator(NAV).inner_text()
 
 
 def test_broken_zip_keeps_the_dataset(server, page, tmp_path):
