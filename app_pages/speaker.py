@@ -82,6 +82,15 @@ def _drive(secret: str, command: str) -> None:
         st.session_state["_speaker_error"] = str(e)
 
 
+def _jump(secret: str, here: int) -> None:
+    """The picker's choice drives the room, and the picker is emptied again (in its callback: a widget's value
+    cannot be set once it is drawn in the run)."""
+    pick = st.session_state.get("sp_jump")
+    st.session_state["sp_jump"] = None
+    if isinstance(pick, int) and pick != here:
+        _drive(secret, f"jump:{pick}")
+
+
 def _clock() -> str:
     try:
         from zoneinfo import ZoneInfo
@@ -187,11 +196,9 @@ def main() -> None:
         b[1].button("Next", key="sp_next", on_click=_drive, args=(secret, "next"), icon=":material/arrow_forward:",
                     disabled=snap.slide >= snap.of - 1, type="primary", width="stretch")
         labels = [f"{s.index + 1}. {s.label}" for s in route]
-        pick = b[2].selectbox("Jump to", range(len(route)), format_func=lambda i: labels[i], index=None,
-                              key="sp_jump", placeholder="Jump to a slide", label_visibility="collapsed")
-        if pick is not None and pick != snap.slide:
-            st.session_state["sp_jump"] = None
-            _drive(secret, f"jump:{pick}")
+        b[2].selectbox("Jump to", range(len(route)), format_func=lambda i: labels[i], index=None,
+                       key="sp_jump", placeholder="Jump to a slide", label_visibility="collapsed",
+                       on_change=_jump, args=(secret, snap.slide))
         if st.session_state.get("_speaker_error"):
             st.error(st.session_state["_speaker_error"])
         log = reg.log(secret)

@@ -7,7 +7,7 @@ layer reads it here (`presenting`, `screen`), so the shared page pieces never im
 Phone: a tiny Streamlit component (components v2, inline JavaScript, no network) reports whether the window is at
 most PHONE_MAX px wide. It sends a value only when that differs from what the session already has, so a desktop
 visit runs once as before and a phone's first visit runs once more, in phone layout; a rotation or a resize across
-the line reruns too.
+the line reruns too. The same component keeps popovers and the sidebar in the keyboard's order (`keyboardOrder`).
 
 Theme: the viewer's choice (system, light or dark) is the URL's `theme=`; Streamlit's own `embed_options=light_theme`
 / `dark_theme` URL option is what its frontend reads when a page loads, so choosing a theme writes both and reloads
@@ -38,7 +38,102 @@ export default function(component) {
   let timer = null;
   const onResize = () => { clearTimeout(timer); timer = setTimeout(report, 250); };
   window.addEventListener("resize", onResize);
+  keyboardOrder();
   return () => window.removeEventListener("resize", onResize);
+}
+
+// Keyboard order, installed once per window (`keyboardOrder`), where Streamlit's own left focus behind what shows:
+// - a popover's body is drawn at the end of the document (a floating layer), so Tab from its button went on through
+//   the page behind it and its controls came last. Tab on an open popover's button goes into the popover; Tab past
+//   its last control closes it and goes on to what follows the button; Shift+Tab from its first control goes back
+//   to the button (the order a body placed right after its button would have);
+// - the sidebar opened from the keyboard took focus nowhere (its button is gone): focus goes to its first control,
+//   and back to the button that opens it when it closes. Where it lies over the page (a phone), Tab stays in it
+//   until it is closed, so focus never goes to what it covers;
+// - a rerun that redraws the focused control keeps focus where it was (below).
+function keyboardOrder() {
+  if (window.__helmKeyboardOrder) return;
+  window.__helmKeyboardOrder = true;
+  const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), '
+                  + 'textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+  const stops = root => Array.from(root.querySelectorAll(FOCUSABLE)).filter(e => {
+    if (!e.getClientRects().length || e.closest('[inert]') || getComputedStyle(e).visibility === 'hidden') return false;
+    // A radio group is one stop: its checked radio (or its first, when none is).
+    if (e.type === 'radio' && e.name) {
+      const group = Array.from(root.querySelectorAll('input[type="radio"]')).filter(r => r.name === e.name);
+      return e === (group.find(r => r.checked) || group[0]);
+    }
+    return true;
+  });
+  const shown = sel => Array.from(document.querySelectorAll(sel)).find(e => e.getClientRects().length);
+  const sidebar = () => document.querySelector('[data-testid="stSidebar"]');
+  const lost = () => !document.activeElement || document.activeElement === document.body;
+  const overlays = bar => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    return main && bar.getBoundingClientRect().right > main.getBoundingClientRect().left + 1;
+  };
+  document.addEventListener("keydown", ev => {
+    if (ev.key !== "Tab" || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const here = document.activeElement;
+    const button = shown('[data-testid="stPopoverButton"][aria-expanded="true"]');
+    const body = shown('[data-testid="stPopoverBody"][role="dialog"]');
+    const inside = button && body ? stops(body) : [];
+    let to = null;
+    if (inside.length) {
+      if (here === button && !ev.shiftKey) to = inside[0];
+      else if (here === inside[0] && ev.shiftKey) to = button;
+      else if (here === inside[inside.length - 1] && !ev.shiftKey) {
+        to = stops(document).find(e => !body.contains(e) && !button.contains(e)
+                                       && (button.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING)) || null;
+        // Leaving forward closes the popover (its button toggles it), so what takes focus is not under it.
+        if (to) button.click();
+      }
+    } else {
+      const bar = sidebar();
+      if (bar && bar.dataset.collapsed === "false" && overlays(bar) && bar.contains(here)) {
+        const own = stops(bar);
+        if (own.length && here === own[own.length - 1] && !ev.shiftKey) to = own[0];
+        else if (own.length && here === own[0] && ev.shiftKey) to = own[own.length - 1];
+      }
+    }
+    if (!to) return;
+    ev.preventDefault();
+    to.focus();
+  }, true);
+  // The sidebar opening or closing: focus into it, or back to its opening button, when focus was lost.
+  let watched = null;
+  const watch = () => {
+    const bar = sidebar();
+    if (!bar || bar === watched) return;
+    watched = bar;
+    new MutationObserver(() => {
+      if (!lost()) return;
+      const target = bar.dataset.collapsed === "false" ? stops(bar)[0]
+                     : shown('[data-testid="stExpandSidebarButton"]');
+      if (target) target.focus();
+    }).observe(bar, { attributes: true, attributeFilter: ["data-collapsed"] });
+  };
+  // A rerun that replaces the focused element (a button that becomes another, as Detach becomes Rejoin; tabs drawn
+  // again) dropped focus to the page's start. Focus goes to the same place: the innermost keyed box (Streamlit's
+  // `st-key-…` class) of the lost element that is still on the page: its chosen tab, or its first control.
+  let last = null, keys = [];
+  document.addEventListener("focusin", ev => {
+    last = ev.target;
+    keys = [];
+    for (let e = ev.target; e && e !== document.body; e = e.parentElement) {
+      for (const c of e.classList || []) if (c.startsWith("st-key-")) keys.push(c);
+    }
+  }, true);
+  const restore = () => {
+    if (!last || last.isConnected || !lost()) return;
+    for (const k of keys) {
+      const box = Array.from(document.getElementsByClassName(k)).find(e => e.getClientRects().length);
+      const to = box && (box.querySelector('[role="tab"][aria-selected="true"]') || stops(box)[0]);
+      if (to) { last = null; to.focus(); return; }
+    }
+  };
+  watch();
+  new MutationObserver(() => { watch(); restore(); }).observe(document.body, { childList: true, subtree: true });
 }
 """
 
@@ -149,11 +244,18 @@ PAGE_CSS = """
 /* The sidebar's page list (ui/nav.py): section headings as small labels, links close together. */
 .st-key-app_nav h3 { font-size: 0.8rem; font-weight: 600; letter-spacing: 0.04em; text-transform: uppercase;
   padding: 0.6rem 0 0.1rem 0; margin: 0; }
+.st-key-app_nav [data-testid="stHeading"] [data-testid="stMarkdownContainer"] { margin-bottom: 0; }
 .st-key-app_nav { gap: 0.1rem; }
 /* Keyboard focus, visible on both themes (#0072B2: 5.2:1 on white, 3.6:1 on the dark background), and never
    under Streamlit's fixed header when the browser scrolls a focused element into view. */
 :focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
+/* A radio's or checkbox's input is drawn invisible (the circle or box beside it is what shows): the outline goes
+   round the whole option. */
+label:has(input[type="radio"]:focus-visible, input[type="checkbox"]:focus-visible) { outline: 3px solid #0072B2; outline-offset: 2px; border-radius: 0.25rem; }
 [data-testid="stMain"] { scroll-padding-top: 4.5rem; scroll-padding-bottom: 1rem; }
+/* A collapsed sidebar is moved off screen, but its links and controls stayed in the Tab order (on a phone and in
+   presenter mode): focus went to what nobody can see. Hidden, it leaves the Tab order until it is opened. */
+[data-testid="stSidebar"][data-collapsed="true"], [data-testid="stSidebar"][data-collapsed="true"] * { visibility: hidden !important; }
 @media (prefers-reduced-motion: reduce) {
   *, *::before, *::after { animation-duration: 0.01ms !important; animation-iteration-count: 1 !important;
     transition-duration: 0.01ms !important; scroll-behavior: auto !important; }

@@ -59,6 +59,11 @@ def test_speaker_view_shows_the_presenters_slide_and_drives_it():
     at.button(key="sp_next").click().run()
     assert not at.exception
     assert reg.take_commands(secret) == ["next"]
+    # The picker: a chosen slide drives the room, and the picker is empty again, ready for the next jump.
+    at.selectbox(key="sp_jump").set_value(3).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert reg.take_commands(secret) == ["jump:3"]
+    assert at.selectbox(key="sp_jump").value is None
 
 
 def test_speaker_view_says_when_the_room_has_ended():

@@ -42,8 +42,8 @@ async def _settle(page) -> None:
 
 
 async def _nav_to(page, spec) -> None:
-    """Click the page's link in the sidebar's page list."""
-    await page.locator(NAV).locator(f'a[href$="/{spec.url_path}"]').first.click()
+    """Click the page's link in the sidebar's page list (Streamlit writes its href relative: `calibration`, `` home)."""
+    await page.locator(NAV).locator(f'a[href="{spec.url_path}"]').first.click()
     await page.wait_for_function(
         f"() => location.pathname.replace(/\\/+$/, '').endsWith('/{spec.url_path}'.replace(/\\/+$/, ''))",
         timeout=SETTLE_MS)
