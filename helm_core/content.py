@@ -95,6 +95,37 @@ def check_id(value: str, where: str, seen: set[str]) -> None:
     seen.add(value)
 
 
+def id_entries(raw: dict, table: str, fname: str, fields: tuple[str, ...]):
+    """Each [[`table`]] entry of a parsed file with its place for messages ("file: table #i (id)"), once its `id`
+    and `fields` are present and its id is well formed and not used before in the file."""
+    seen: set[str] = set()
+    for i, e in enumerate(table_entries(raw, table, fname), start=1):
+        where = f"{fname}: {table} #{i} ({e.get('id', 'no id')})"
+        require_fields(e, ("id", *fields), where)
+        check_id(e["id"], where, seen)
+        yield e, where
+
+
+def sub_tables(entry: dict, field: str, where: str, what: str, fields: tuple[str, ...], *,
+               required: bool = False, shown: tuple[str, ...] = ()) -> list[tuple[dict, str]]:
+    """An entry's list of inline tables in `field` (each a `what`, with its place for messages), once each has
+    `fields`; DataError when `field` is not a list of tables, or empty and `required`. `shown` names the fields a
+    message asks for (default `fields`)."""
+    names = " and ".join(f"'{f}'" for f in (shown or fields))
+    raw = entry.get(field, [])
+    if not isinstance(raw, list) or (required and not raw):
+        need = f"must list at least one {what} table" if required else f"must be a list of {what} tables"
+        raise DataError(f"{where}: '{field}' {need} with {names}")
+    out = []
+    for j, t in enumerate(raw, start=1):
+        w = f"{where}, {what} #{j}"
+        if not isinstance(t, dict):
+            raise DataError(f"{w}: expected a table with {names}")
+        require_fields(t, fields, w)
+        out.append((t, w))
+    return out
+
+
 def content_path(path: str | Path | None, name: str) -> Path:
     """The file to read: `path` when given, else the bundled data/`name`."""
     return Path(path) if path is not None else BUNDLED / name

@@ -14,7 +14,7 @@ from urllib.parse import urlencode as _urlencode
 from urllib.parse import urlsplit as _urlsplit
 
 from .claims import Claim
-from .content import check_id, content_path, prose, read_toml, require_fields, str_field, str_list, table_entries
+from .content import content_path, id_entries, prose, read_toml, str_field, str_list, sub_tables
 from .data import DataError
 from .references import References
 from .studies import Studies
@@ -99,15 +99,8 @@ class Thread:
 
 
 def _links(entry: dict, where: str) -> tuple[Link, ...]:
-    raw = entry.get("links", [])
-    if not isinstance(raw, list):
-        raise DataError(f"{where}: 'links' must be a list of {{label, target}} tables")
     out = []
-    for j, link in enumerate(raw, start=1):
-        lw = f"{where}, link #{j}"
-        if not isinstance(link, dict):
-            raise DataError(f"{lw}: expected a table with 'label' and 'target'")
-        require_fields(link, ("label",), lw)
+    for link, lw in sub_tables(entry, "links", where, "link", ("label",), shown=("label", "target")):
         target = link.get("target")
         if not isinstance(target, str):
             raise DataError(f"{lw}: missing required field 'target' (a url path such as \"grid\" or \"limits?step=2\")")
@@ -124,13 +117,8 @@ def _links(entry: dict, where: str) -> tuple[Link, ...]:
 def load_steps(path: str | Path | None = None) -> tuple[Step, ...]:
     """The stepper of the limits page, in order, from data/limits.toml."""
     p = content_path(path, "limits.toml")
-    raw = read_toml(p)
-    seen: set[str] = set()
     out = []
-    for i, e in enumerate(table_entries(raw, "step", p.name), start=1):
-        where = f"{p.name}: step #{i} ({e.get('id', 'no id')})"
-        require_fields(e, ("id", "title", "text", "evidence"), where)
-        check_id(e["id"], where, seen)
+    for e, where in id_entries(read_toml(p), "step", p.name, ("title", "text", "evidence")):
         if e["evidence"] not in EVIDENCE_KINDS:
             raise DataError(f"{where}: evidence {e['evidence']!r} is not one of {', '.join(EVIDENCE_KINDS)}")
         claims = str_list(e, "claims", where)
@@ -144,25 +132,13 @@ def load_steps(path: str | Path | None = None) -> tuple[Step, ...]:
 def load_threads(path: str | Path | None = None) -> tuple[Thread, ...]:
     """The related threads, from data/threads.toml. `episodes` stays empty until a presenter adds real ones."""
     p = content_path(path, "threads.toml")
-    raw = read_toml(p)
-    seen: set[str] = set()
     out = []
-    for i, e in enumerate(table_entries(raw, "thread", p.name), start=1):
-        where = f"{p.name}: thread #{i} ({e.get('id', 'no id')})"
-        require_fields(e, ("id", "title", "shows"), where)
-        check_id(e["id"], where, seen)
+    for e, where in id_entries(read_toml(p), "thread", p.name, ("title", "shows")):
         links = _links(e, where)
         if not links:
             raise DataError(f"{where}: 'links' must hold at least one deep link into this app")
-        eps_raw = e.get("episodes", [])
-        if not isinstance(eps_raw, list):
-            raise DataError(f"{where}: 'episodes' must be a list of {{title, url}} tables (or empty)")
         episodes = []
-        for j, ep in enumerate(eps_raw, start=1):
-            ew = f"{where}, episode #{j}"
-            if not isinstance(ep, dict):
-                raise DataError(f"{ew}: expected a table with 'title' and 'url'")
-            require_fields(ep, ("title", "url"), ew)
+        for ep, ew in sub_tables(e, "episodes", where, "episode", ("title", "url")):
             if not ep["url"].startswith("https://"):
                 raise DataError(f"{ew}: url must start with https://")
             episodes.append(Episode(title=ep["title"], url=ep["url"], date=str_field(ep, "date", ew)))

@@ -9,8 +9,7 @@ import re as _re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .content import (ID_RE, bool_field, check_id, content_path, read_toml, require_fields, str_field, str_list,
-                      table_entries)
+from .content import ID_RE, bool_field, content_path, id_entries, read_toml, require_fields, str_field, str_list
 from .data import DataError
 
 REFERENCE_KINDS = ("work", "release", "repository")
@@ -81,12 +80,8 @@ def load_references(path: str | Path | None = None) -> References:
     for t in topics:
         if not ID_RE.match(t):
             raise DataError(f"{p.name}: topic {t!r} may only use letters, digits, '-' and '_'")
-    seen: set[str] = set()
     out = []
-    for i, e in enumerate(table_entries(raw, "reference", p.name), start=1):
-        where = f"{p.name}: reference #{i} ({e.get('id', 'no id')})"
-        require_fields(e, ("id", "kind", "title"), where)
-        check_id(e["id"], where, seen)
+    for e, where in id_entries(raw, "reference", p.name, ("kind", "title")):
         kind = e["kind"]
         if kind not in REFERENCE_KINDS:
             raise DataError(f"{where}: kind {kind!r} is not one of {', '.join(REFERENCE_KINDS)}")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from .claims import Claim
-from .content import bool_field, check_id, content_path, read_toml, require_fields, str_field, str_list, table_entries
+from .content import bool_field, content_path, id_entries, read_toml, require_fields, str_field, str_list, sub_tables
 from .data import DataError
 
 STUDY_KINDS = ("evaluation", "grouped")  # grouped = listed with the targeted scenarios but not one of the 7
@@ -76,24 +76,12 @@ def load_studies(path: str | Path | None = None) -> Studies:
     """The targeted evaluations, their scenarios and key findings, from data/studies.toml."""
     p = content_path(path, "studies.toml")
     raw = read_toml(p)
-    seen: set[str] = set()
     studies = []
-    for i, e in enumerate(table_entries(raw, "study", p.name), start=1):
-        where = f"{p.name}: study #{i} ({e.get('id', 'no id')})"
-        require_fields(e, ("id", "name", "kind", "section", "summary", "finding", "claim"), where)
-        check_id(e["id"], where, seen)
+    for e, where in id_entries(raw, "study", p.name, ("name", "kind", "section", "summary", "finding", "claim")):
         if e["kind"] not in STUDY_KINDS:
             raise DataError(f"{where}: kind {e['kind']!r} is not one of {', '.join(STUDY_KINDS)}")
-        scen_raw = e.get("scenarios", [])
-        if not isinstance(scen_raw, list) or not scen_raw:
-            raise DataError(f"{where}: 'scenarios' must list at least one {{name, metric}} table")
-        scenarios = []
-        for j, s in enumerate(scen_raw, start=1):
-            sw = f"{where}, scenario #{j}"
-            if not isinstance(s, dict):
-                raise DataError(f"{sw}: expected a table with 'name' and 'metric'")
-            require_fields(s, ("name", "metric"), sw)
-            scenarios.append(StudyScenario(name=s["name"], metric=s["metric"], new=bool_field(s, "new", sw, True)))
+        scenarios = [StudyScenario(name=s["name"], metric=s["metric"], new=bool_field(s, "new", sw, True))
+                     for s, sw in sub_tables(e, "scenarios", where, "scenario", ("name", "metric"), required=True)]
         names = [s.name for s in scenarios]
         if len(set(names)) != len(names):
             raise DataError(f"{where}: a scenario is listed twice")

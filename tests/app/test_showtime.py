@@ -29,6 +29,20 @@ def _grid_step(at_route):
     return next(s for s in at_route if s.page == "grid" and s.title == "Grid")
 
 
+def _room_on_grid(release: str = "classic", **query):
+    """A new room whose presenter is on the grid's "Grid" slide of `release` (with `query` beside grid_section):
+    the registry, the room's code and secret, the route and that step."""
+    reg = rooms.registry()
+    code, secret = reg.create()
+    route = _route(release)
+    step = _grid_step(route)
+    if release != "classic":
+        query = {"release": release, **query}
+    reg.publish(secret, page="grid", query={**query, "grid_section": "Grid"}, slide=step.index, of=len(route),
+                title=step.label)
+    return reg, code, secret, route, step
+
+
 def _route(release: str = "classic"):
     from helm_core.data import cohort_models, load_bundled
 
@@ -43,12 +57,7 @@ def test_speaker_view_refuses_a_bad_link_with_a_message(secret):
 
 
 def test_speaker_view_shows_the_presenters_slide_and_drives_it():
-    reg = rooms.registry()
-    code, secret = reg.create()
-    route = _route()
-    step = _grid_step(route)
-    reg.publish(secret, page="grid", query={"grid_section": "Grid"}, slide=step.index, of=len(route),
-                title=step.label)
+    reg, code, secret, route, step = _room_on_grid()
     at = _speaker(secret)
     cards = {m.label: m.value for m in at.metric}
     assert cards["Step"] == f"{step.index + 1} of {len(route)}"
@@ -75,12 +84,7 @@ def test_speaker_view_says_when_the_room_has_ended():
 
 
 def test_speaker_view_adopts_the_presenters_release():
-    reg = rooms.registry()
-    _, secret = reg.create()
-    route = _route("lite")
-    step = _grid_step(route)
-    reg.publish(secret, page="grid", query={"release": "lite", "grid_section": "Grid"}, slide=step.index,
-                of=len(route), title=step.label)
+    reg, _, secret, route, step = _room_on_grid("lite")
     at = _speaker(secret)
     assert "HELM Lite v1.13.0 tables" in texts(at)  # the point names Lite's own tables, not classic's paper view
 
@@ -97,12 +101,7 @@ def test_time_per_section_adds_each_slides_time_to_its_page():
 
 
 def test_a_follow_link_shows_the_follow_bar_and_catches_up():
-    reg = rooms.registry()
-    code, secret = reg.create()
-    route = _route()
-    step = _grid_step(route)
-    reg.publish(secret, page="grid", query={"view": "schema", "grid_section": "Grid"}, slide=step.index,
-                of=len(route), title=step.label)
+    reg, code, secret, route, step = _room_on_grid(view="schema")
     at = open_page(None, query={"follow": code})
     body = texts(at)
     assert "Following the presenter" in body and code in body
@@ -121,12 +120,7 @@ def test_a_lost_navigation_is_sent_again_until_the_follower_arrives():
     behind until the presenter's next slide; after RETRIES tries it stays put."""
     from ui import showtime
 
-    reg = rooms.registry()
-    code, secret = reg.create()
-    route = _route()
-    step = _grid_step(route)
-    reg.publish(secret, page="grid", query={"grid_section": "Grid"}, slide=step.index, of=len(route),
-                title=step.label)
+    reg, code, secret, route, step = _room_on_grid()
     version = reg.snapshot(code).version
     at = open_page(None, query={"follow": code})
     assert _follow_scripts(at) and at.session_state[showtime.FOLLOW]["seen"] != version  # sent, not yet there
@@ -148,12 +142,7 @@ def test_a_lost_navigation_is_sent_again_until_the_follower_arrives():
 def test_a_follower_on_the_presenters_slide_counts_it_as_seen_without_navigating():
     from ui import showtime
 
-    reg = rooms.registry()
-    code, secret = reg.create()
-    route = _route()
-    step = _grid_step(route)
-    reg.publish(secret, page="grid", query={"grid_section": "Grid"}, slide=step.index, of=len(route),
-                title=step.label)
+    reg, code, secret, route, step = _room_on_grid()
     at = open_page("app_pages/grid.py", query={"follow": code, "grid_section": "Grid"})
     assert not _follow_scripts(at)
     assert at.session_state[showtime.FOLLOW]["seen"] == reg.snapshot(code).version
