@@ -30,7 +30,8 @@ for spec in nav.HIDDEN:  # reached by their own links only (the speaker view)
 # its list items in section boxes inside one list, which a screen reader cannot read as a list (axe: `list`,
 # `listitem`), and draws its links in faded text (3.8:1).
 pg = st.navigation(pages, position="hidden")
-# The window's title names the page (WCAG 2.4.2), then the app; the first call's app-wide name was a placeholder.
+# The window's title names the page (WCAG 2.4.2), then the app; the first call set only the app's name, before the
+# page was known.
 st.set_page_config(page_title=f"{pg.title} · HELM Explorer")
 if pg.url_path == "speaker":
     # The speaker view draws no sidebar: it shows the presenter's release and cohort, not its own.
