@@ -444,3 +444,38 @@ def test_minimal_claims_load_with_each_kind(tmp_path, extra, kind, badge):
     p.write_text(CLAIM + extra, encoding="utf-8")
     c = claims.load_claims(p)["x"]
     assert (c.source_kind, c.badge_label) == (kind, badge)
+
+
+@pytest.mark.parametrize("raw, fields, message", [
+    ({"step": [{"id": "a", "title": "x"}, {"id": "b", "title": "y"}]}, ("title",), None),
+    ({"step": [{"id": "a"}]}, ("title",), "step #1 (a): missing required field 'title'"),
+    ({"step": [{"id": "a", "title": "x"}, {"id": "a", "title": "y"}]}, ("title",), "step #2 (a)"),
+    ({"step": [{"title": "x"}]}, ("title",), "step #1 (no id)"),
+])
+def test_id_entries_checks_ids_and_fields(raw, fields, message):
+    from helm_core.content import id_entries
+
+    if message is None:
+        assert [w for _, w in id_entries(raw, "step", "f.toml", fields)] == ["f.toml: step #1 (a)", "f.toml: step #2 (b)"]
+    else:
+        with pytest.raises(DataError, match=re.escape(message)):
+            list(id_entries(raw, "step", "f.toml", fields))
+
+
+@pytest.mark.parametrize("entry, required, message", [
+    ({"links": [{"label": "a"}, {"label": "b"}]}, False, None),
+    ({}, False, None),
+    ({}, True, "'links' must list at least one link table with 'label'"),
+    ({"links": "grid"}, False, "'links' must be a list of link tables with 'label'"),
+    ({"links": ["grid"]}, False, "e, link #1: expected a table with 'label'"),
+    ({"links": [{"label": "a"}, {}]}, False, "e, link #2: missing required field 'label'"),
+])
+def test_sub_tables_checks_each_inline_table(entry, required, message):
+    from helm_core.content import sub_tables
+
+    if message is None:
+        got = sub_tables(entry, "links", "e", "link", ("label",), required=required)
+        assert [w for _, w in got] == [f"e, link #{j}" for j in range(1, len(entry.get("links", [])) + 1)]
+    else:
+        with pytest.raises(DataError, match=re.escape(message)):
+            sub_tables(entry, "links", "e", "link", ("label",), required=required)
