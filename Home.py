@@ -98,8 +98,9 @@ with st.sidebar:
 viewport.page_css()
 
 follow_slot = st.container() if showtime.following() else None
-counter = (presenter.bar(pg.url_path, on_step=showtime.publish, tools=showtime.bar_tools) if viewport.presenting()
-           else None)
+counter = (presenter.bar(pg.url_path, on_step=showtime.publish, tools=lambda: showtime.bar_tools(pg.url_path))
+           if viewport.presenting() else None)
+showtime.stage_panel()
 if follow_slot is not None:
     with follow_slot:
         showtime.follow_bar(pg.url_path)

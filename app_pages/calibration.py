@@ -12,7 +12,7 @@ import math
 import pandas as pd
 import streamlit as st
 
-from helm_core import calibration, fmt
+from helm_core import calibration, fmt, participation
 from helm_core.data import GROUP_LABELS
 from ui import cache, charts_reliability, components, nav, slides, state
 from ui import real_runs as bundled
@@ -343,6 +343,23 @@ def _relation(rho: float) -> str:
     return f"more accurate models are {'worse' if rho > 0 else 'better'} calibrated"
 
 
+def accuracy_ask(ctx: Ctx) -> list:
+    """Guess the calibration error of the scenario's most accurate model (the slide's own table)."""
+    scenarios = calibration_scenarios() if _no_models(ctx, "") is None else []
+    if not scenarios:
+        return []
+    scenario = _scenario(ctx, scenarios)
+    df = accuracy_vs_ece(scenario, ctx.models)
+    if df.empty:
+        return []
+    best = df.iloc[0]
+    q = participation.number_question(
+        f"calibration.{ctx.rel.name}.{scenario}", f"{best['model']} is the most accurate on {scenario}. Its expected "
+        "calibration error (0 = says 90 % and is right 90 % of the time)?", round(float(best["ece"]), 3), lo=0, hi=1,
+        step=0.01, note=f"computed from {ctx.rel.name}: ECE on {scenario}", page="calibration", slide="accuracy")
+    return [q] if q else []
+
+
 def accuracy_view(ctx: Ctx) -> View:
     gap_notes, links = _release_gap(ctx)
     empty = _no_models(ctx, "accuracy against calibration")
@@ -552,7 +569,7 @@ def _slides(ctx: Ctx) -> list[Slide]:
     gaps = has_ece and bool(ctx.models) and not models_without_ece(None, ctx.models).empty
     return [
         Slide("diagram", "Reliability diagram", view=diagram_view, controls=diagram_controls, fragment=True),
-        Slide("accuracy", "Accuracy and calibration", view=accuracy_view, controls=accuracy_controls,
+        Slide("accuracy", "Accuracy and calibration", view=accuracy_view, ask=accuracy_ask, controls=accuracy_controls,
               details=accuracy_details, on_route=has_ece),
         Slide("interfaces", "Switch interfaces", view=interface_view, controls=interface_controls,
               details=interface_details),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import coverage, fmt, summary, taxonomy
+from helm_core import coverage, fmt, participation, summary, taxonomy
 from helm_core.data import cohort_models
 from ui import cache, charts, charts_coverage, slides, state
 from ui import components
@@ -359,8 +359,26 @@ def overlap_view(ctx: Ctx) -> View:
     return View(point=point, visual=chart, talk=talk, read=read)
 
 
+def jump_ask(ctx: Ctx) -> list:
+    """Guess the paper's before-HELM coverage (a claim, said as one) and this release's own (computed)."""
+    claim = cache.claims()["coverage_jump"]
+    out = [participation.number_question(
+        "coverage.before", "Before HELM, what share of the comparable ground (models × core scenarios) had been "
+        "evaluated? (%)", claim.values[0], lo=0, hi=100, step=0.1, unit="%", note=slides.claim_note(claim),
+        page="coverage", slide="jump")]
+    if _guard(ctx, "", need_models=False) is None:
+        by = _summary(ctx)[0].set_index("cohort")
+        rate, rel = by.loc["all", "rate"], ctx.rel
+        out.append(participation.number_question(
+            f"coverage.{rel.name}", f"What share of {rel.name}'s model × scenario cells have a value? (%)",
+            None if pd.isna(rate) else round(float(rate) * 100, 1), lo=0, hi=100, step=0.1, unit="%",
+            note=f"computed from {rel.name}: {int(by.loc['all', 'measured']):,} of {int(by.loc['all', 'cells']):,} "
+                 "cells", page="coverage", slide="jump"))
+    return [q for q in out if q is not None]
+
+
 DECK = slides.Deck("coverage", [
-    Slide("jump", "Coverage jump", view=jump_view, details=jump_details),
+    Slide("jump", "Coverage jump", view=jump_view, details=jump_details, ask=jump_ask),
     Slide("per_model", "Per model", view=per_model_view),
     Slide("per_scenario", "Per scenario", view=per_scenario_view),
     Slide("ground", "Comparable ground", view=ground_view, controls=ground_controls),

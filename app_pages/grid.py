@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from helm_core import fmt, grid, taxonomy
+from helm_core import fmt, grid, participation, taxonomy
 from helm_core.data import CORE_GROUPS, GROUP_LABELS
 from ui import cache, charts, charts_coverage, components, slides, state
 from ui.slides import Card, Chart, Ctx, Slide, Table, View
@@ -311,8 +311,23 @@ def blanks_view(ctx: Ctx) -> View:
                        "says why; computed = only that the data holds no value."])
 
 
+def grid_ask(ctx: Ctx) -> list:
+    """Guess how many cells of the open view are blank (the slide's own count)."""
+    if _no_models(ctx) is not None:
+        return []
+    _, _, n_cells = _shape(ctx)
+    view = _view_of(ctx)
+    n_blank = n_cells - int(grid_cells(view, ctx.models)["measured"].sum())
+    label = grid.view_label(ctx.rel, view)
+    q = participation.number_question(
+        f"grid.blank.{ctx.rel.name}.{view}", f"{label}: of its {n_cells} cells, how many are blank?", n_blank,
+        lo=0, hi=n_cells, note=f"computed from {ctx.rel.name}, {label}, {fmt.count(len(ctx.models), 'model')}",
+        page="grid", slide="grid")
+    return [q] if q else []
+
+
 DECK = slides.Deck("grid", [
-    Slide("grid", "Grid", view=grid_view, controls=view_picker, details=grid_details),
+    Slide("grid", "Grid", view=grid_view, controls=view_picker, details=grid_details, ask=grid_ask),
     Slide("differences", "Where views differ", view=differences_view),
     Slide("blanks", "Why blank", view=blanks_view, controls=view_picker),
 ], keep=["view", "cell"])

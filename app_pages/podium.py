@@ -11,7 +11,7 @@ import streamlit as st
 from app_pages.podium_text import (coverage_notes, dominance_check, dominance_sentence, groups_phrase, helm_label,
                                    helm_provenance, move_text, podium_names, ranked_groups, recipe_name, SET_WORDS,
                                    stability_sentence)
-from helm_core import aggregate, fmt, ranking, stability, win_rates
+from helm_core import aggregate, fmt, participation, ranking, stability, win_rates
 from helm_core.data import GROUP_LABELS
 from ui import cache, charts_rankings, components, recipe_controls, slides, state
 from ui.slides import Card, Chart, Ctx, Link, Slide, View
@@ -122,6 +122,24 @@ def podium_data(ctx: Ctx):
     helm_ranks = helm.set_index("model")["rank"]
     return choice, rr, helm, ranking.rank_shift(helm_ranks, rr.recipe), ranking.kendall_tau(helm_ranks, rr.recipe), \
         aside
+
+
+def podium_ask(ctx: Ctx) -> list:
+    """Who tops the chosen recipe, and HELM's top three in the recipe's order (the slide's own rankings)."""
+    data = podium_data(ctx)
+    if isinstance(data, View):
+        return []
+    choice, rr, helm = data[:3]
+    ranked = rr.recipe[~rr.recipe["excluded"]]
+    helm_top, recipe_top = helm["model"].head(3).tolist(), list(ranked.index[:3])
+    who, key, note = recipe_name(choice), f"podium.{ctx.rel.name}.{choice.label}", (
+        f"computed from {ctx.rel.name}: {recipe_name(choice)}, {fmt.count(len(ranked), 'model')} ranked")
+    asks = [participation.choice_question(f"{key}.top", f"Which model tops {who}?", helm_top + recipe_top,
+                                          recipe_top[0] if recipe_top else None, note=note, page="podium", slide="podium"),
+            participation.order_question(f"{key}.order", f"HELM's podium: put its three in order under {who}.",
+                                         participation.top_three_ranks(ranked, helm_top), note=note, page="podium",
+                                         slide="podium")]
+    return [q for q in asks if q is not None]
 
 
 def _moves(shift: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -543,7 +561,7 @@ def rivals_details(ctx: Ctx, view: View, event) -> None:
 
 def _slides(ctx: Ctx) -> list[Slide]:
     return [
-        Slide("podium", "Recipe podium", view=podium_view, controls=podium_controls, details=podium_details,
+        Slide("podium", "Recipe podium", view=podium_view, ask=podium_ask, controls=podium_controls, details=podium_details,
               fragment=True),
         Slide("robustness", "Robustness", view=robustness_view, controls=robustness_controls, fragment=True),
         Slide("paper", "Paper podium", view=paper_view, on_route=_paper_on_route(ctx)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from helm_core import fmt, releases, seeds, sensitivity
+from helm_core import fmt, participation, releases, seeds, sensitivity
 from ui import cache, charts, charts_reliability, components, nav, slides, state
 from ui import real_runs as bundled
 from ui.slides import Card, Chart, Ctx, Link, Slide, Table, View
@@ -431,6 +431,17 @@ def _claim_rows(nq: pd.DataFrame | None, claims) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def format_ask(ctx: Ctx) -> list:
+    """Guess the paper's worst-format score (a claim, said as one: no release holds that run)."""
+    claim = cache.claims()["format_collapse"]
+    _, start, end = claim.values
+    q = participation.number_question(
+        "sensitivity.format", f"With HELM's default prompt format, {BLOOM} scores about {start:g} F1 on {NQ_OPEN}. "
+        "One format change: what does it fall to?", end, lo=0, hi=100, step=0.5, note=slides.claim_note(claim),
+        page="sensitivity", slide="format")
+    return [q] if q else []
+
+
 def format_view(ctx: Ctx) -> View:
     later_notes, links = _later(ctx)
     scenarios = spread_scenarios()
@@ -501,7 +512,7 @@ def _slides(ctx: Ctx) -> list[Slide]:
         Slide("across", "Across scenarios", view=across_view),
         Slide("best_worst", "Best or worst seed", view=best_worst_view, controls=scenario_control,
               details=best_worst_details, on_route=seeded),
-        Slide("format", "Format and examples", view=format_view),
+        Slide("format", "Format and examples", view=format_view, ask=format_ask),
     ]
 
 

@@ -14,7 +14,7 @@ import streamlit as st
 
 from helm_core import content, fmt
 from helm_core.chapters import SlideChange
-from ui import cache, components, nav, room_protocol, rooms, slides, state
+from ui import audience, cache, components, nav, room_protocol, rooms, slides, state
 
 POLL_SECONDS = 0.5  # the speaker view follows the presenter within a second
 _VIEWS = "_speaker_views"  # {(version, slide): (current, next)} of the last computed slide texts
@@ -201,13 +201,17 @@ def main() -> None:
                        on_change=_jump, args=(secret, snap.slide))
         if st.session_state.get("_speaker_error"):
             st.error(st.session_state["_speaker_error"])
+        audience.speaker_panel(secret, slides.questions(route[snap.slide], ctx) if 0 <= snap.slide < len(route) else [])
         log = reg.log(secret)
         _plan_table(log, route, snap.elapsed)
         lines, csv_text = reg.chapters(secret, by="section", min_seconds=1)
         slide_lines, slide_csv = reg.chapters(secret, by="slide", min_seconds=1)
         with st.expander(f"Chapter markers ({fmt.count(len(log), 'slide change')} so far)"):
             st.text(lines or "No chapters yet.")
-            c = st.columns(3)
+            c = st.columns(4)
+            c[3].download_button("Room answers (CSV)", audience.answers_csv(secret), file_name="room_answers.csv",
+                                 mime="text/csv", key="sp_chapters_answers", on_click="ignore",
+                                 help="Each question put to the room: its answers, distribution and true value.")
             c[0].download_button("Chapters (sections)", lines.encode("utf-8"), file_name="chapters.txt",
                                  mime="text/plain", key="sp_chapters_txt", on_click="ignore")
             c[1].download_button("Chapters (every slide)", slide_lines.encode("utf-8"),

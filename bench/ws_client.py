@@ -8,15 +8,18 @@ API (asyncio; every coroutine runs in the caller's event loop, one Viewer per se
     step = await v.switch_page("other", timeout)  # a click in the navigation (Step "page"); "" is home
     if v.next_tab() is not None:                  # (tab container, next label) of the page's first bound st.tabs
         step = await v.switch_tab(timeout)        # a click on that next tab (Step "tab")
+    step = await v.act({"key": value, ...}, t)     # widgets by their key: a button's True is a click (Step "act")
+    step = await v.refresh(fragment_id, t)        # a fragment's run_every tick, as the frontend's timer sends it
     await v.close()                               # ends the connection and its reader task
 
 - A `Step` has kind ("first", "page", "tab"), target, seconds (None: not served), messages and kbytes received
   for it, and its errors: the server's faults (below) are a step's errors, not exceptions. Switch pages or tabs
   only on an open connection (`ws` set and `closed` None after `open`), as bench.audience's walk does.
-- What the viewer holds between steps: `texts` (the current run's markdown, headings, "label: value" metrics and
+- What the viewer holds between steps: `texts` (the current run's markdown, headings, alerts, "label: value" metrics and
   "chart: alt" chart alt texts), `query` (the URL's query string as the server wrote it back), `url_path`,
   `pages` (url_pathname -> page_script_hash), `page_hash`, `tabs` (delta path -> {id, key, index, labels} of each
-  bound tab container), `errors` (the last step's), `closed` (why the connection ended, or None), `ws` (None until
+  bound tab container), `widgets` (user key -> (element id, fragment id, element type) of the last run's keyed
+  widgets), `auto` (fragment id -> seconds of each fragment that reruns itself), `errors` (the last step's), `closed` (why the connection ended, or None), `ws` (None until
   a connection opened), `messages` and `nbytes` (totals).
 - `http_get(port, path)` is the plain HTTP GET of the pings (its status code); QUIET_S the quiet that ends a step.
 
@@ -98,6 +101,8 @@ class Viewer:
         # test reads to check that a viewer sees its own state.
         self.texts: list[str] = []
         self.closed: str | None = None
+        self.widgets: dict[str, tuple[str, str, str]] = {}  # user key -> (element id, fragment id, element type)
+        self.auto: dict[str, float] = {}  # fragment id -> run_every seconds (the frontend's timers)
 
     # -- receiving -------------------------------------------------------------------------------------------
     async def _read(self) -> None:
@@ -146,9 +151,13 @@ class Viewer:
             self.query = msg.page_info_changed.query_string
         elif kind == "delta":
             self._delta(msg)
+        elif kind == "auto_rerun":
+            self.auto[msg.auto_rerun.fragment_id] = msg.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            self.auto.pop(msg.stop_auto_rerun.fragment_id, None)  # (unused by 1.67's server; kept as the frontend does)
         elif kind == "script_finished":
             status = msg.script_finished
-            if status == ForwardMsg.FINISHED_SUCCESSFULLY:
+            if status in (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY):
                 self.finished_ok = True
                 self.run_count += 1  # the frontend's ForwardMsgCache.incrementRunCount
                 self.cache = {h: e for h, e in self.cache.items() if self.run_count - e[1] <= self.max_age}
@@ -163,10 +172,14 @@ class Viewer:
         delta = msg.delta
         path = tuple(msg.metadata.delta_path)
         element = delta.new_element.WhichOneof("type") if delta.WhichOneof("type") == "new_element" else None
+        if element is not None:
+            wid = getattr(getattr(delta.new_element, element), "id", "")
+            if isinstance(wid, str) and wid.startswith("$$ID-") and wid.count("-") >= 2:
+                self.widgets[wid.split("-", 2)[2]] = (wid, delta.fragment_id, element)
         if element == "exception":
             exc = delta.new_element.exception
             self.errors.append(f"exception {exc.type}: {exc.message[:200]}")
-        elif element in ("markdown", "heading"):
+        elif element in ("markdown", "heading", "alert"):
             self.texts.append(getattr(delta.new_element, element).body)
         elif element == "metric":
             self.texts.append(f"{delta.new_element.metric.label}: {delta.new_element.metric.body}")
@@ -269,6 +282,32 @@ class Viewer:
         states.widgets.add(id=tc["id"], string_value=label)
         return await self._rerun(step, time.perf_counter(), timeout, widget_states=states,
                                  page_script_hash=self.page_hash)
+
+    async def act(self, values: dict, timeout: float) -> Step:
+        """Set keyed widgets and rerun as the frontend does (a button's True is its click; a slider's number; a
+        radio's or text input's string), in the widgets' fragment when they are in one."""
+        step = Step("act", ", ".join(values))
+        states = WidgetStates()
+        fragment = ""
+        for key, value in values.items():
+            if key not in self.widgets:
+                step.errors.append(f"no widget {key!r} on the page")
+                return step
+            wid, fragment, element = self.widgets[key]
+            w = states.widgets.add(id=wid)
+            if element == "button":
+                w.trigger_value = bool(value)
+            elif element == "slider":
+                w.double_array_value.data.append(float(value))
+            else:
+                w.string_value = str(value)
+        return await self._rerun(step, time.perf_counter(), timeout, widget_states=states,
+                                 page_script_hash=self.page_hash, fragment_id=fragment)
+
+    async def refresh(self, fragment_id: str, timeout: float) -> Step:
+        """One tick of a fragment's run_every timer (the frontend's auto rerun of that fragment)."""
+        return await self._rerun(Step("tick", fragment_id), time.perf_counter(), timeout,
+                                 page_script_hash=self.page_hash, fragment_id=fragment_id, is_auto_rerun=True)
 
     async def close(self) -> None:
         if self.ws is not None:

@@ -161,8 +161,26 @@ nav ol { columns: 2; font-size: 0.9rem; }
 """
 
 
-def build(release_name: str, cohort: str, *, progress: Callable[[int, int], None] | None = None) -> str:
-    """The handout for a bundled release and cohort, as one HTML string."""
+def answers_html(answers) -> str:
+    """The live room's questions (ui.live.LiveStore.export) as the handout's last section: each question with its
+    answers' distribution and the true value with its source; "" when the room asked none."""
+    if answers is None or answers.empty:
+        return ""
+    cols = [("question", "Question"), ("answers", "Answers"), ("distribution", "Distribution"),
+            ("true_value", "True value"), ("true_value_source", "Its source"), ("result", "Result")]
+    head = "".join(f"<th scope='col'>{t}</th>" for _, t in cols)
+    rows = "".join("<tr>" + "".join(f"<td>{html.escape(str(r[c]))}</td>" for c, _ in cols) + "</tr>"
+                   for _, r in answers.iterrows())
+    return ("<section class='slide' id='room-answers'><h2>The room's answers</h2>"
+            f"<p>{len(answers)} question(s) put to the live audience; answers are anonymous.</p>"
+            f"<table><caption>Each question, its answers and the true value</caption><thead><tr>{head}</tr></thead>"
+            f"<tbody>{rows}</tbody></table></section>")
+
+
+def build(release_name: str, cohort: str, *, progress: Callable[[int, int], None] | None = None,
+          answers=None) -> str:
+    """The handout for a bundled release and cohort, as one HTML string (with a live room's `answers`, a
+    DataFrame from ui.live.LiveStore.export, as its last section)."""
     import plotly.offline
 
     from helm_core import data as D
@@ -204,7 +222,7 @@ def build(release_name: str, cohort: str, *, progress: Callable[[int, int], None
         f"<p>Data: {html.escape(rel.name)}, {cohort_text} ({len(models)} models). Every number is computed from "
         "the HELM results bundled with the app; claims from the 2022 paper are marked as claims with their "
         "source and confidence. Interactive charts: hover for values. Works offline.</p>"
-        f"<nav><ol>{toc}</ol></nav>" + "\n".join(body)
+        f"<nav><ol>{toc}</ol></nav>" + "\n".join(body) + answers_html(answers)
         + "<script>" + "\n".join(scripts) + "</script></body></html>"
     )
 

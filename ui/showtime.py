@@ -18,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
-from . import cache, nav, presenter, room_protocol, rooms, slides, state, viewport
+from . import audience, cache, nav, presenter, room_protocol, rooms, slides, state, viewport
 
 SECRET = "_room_secret"
 CODE = "_room_code"
@@ -84,8 +84,9 @@ def speaker_link(secret: str) -> str:
     return room_protocol.speaker_url(base_url() + "/speaker", secret)
 
 
-def bar_tools() -> None:
-    """The presenter bar's popovers: Audience (follow link and QR) and Speaker (speaker view, handout)."""
+def bar_tools(url_path: str = "") -> None:
+    """The presenter bar's popovers: Audience (follow link and QR), Ask (questions and polls for the room, with a
+    live room) and Speaker (speaker view, handout)."""
     r = room()
     with st.popover("Audience", icon=":material/groups:", help="A follow link and QR code for the audience"):
         if st.session_state.get("_room_error"):
@@ -104,6 +105,9 @@ def bar_tools() -> None:
             st.markdown(f"**Follow along:** `{link}`")
             st.image(room_protocol.qr_png(link), width=room_protocol.qr_size(link), caption=f"Room code {code}")
             st.button("End the room", key="room_end", on_click=_end_room, icon=":material/stop_circle:")
+    if r is not None:
+        with st.popover("Ask", icon=":material/quiz:", help="Predict-then-reveal questions and polls for the room"):
+            audience.controls(r[1], audience.offered(url_path), "bar_live")
     with st.popover("Speaker", icon=":material/co_present:", help="Speaker view and the offline handout"):
         if r is None:
             st.caption("Start a live room (Audience) to get a speaker view that follows and drives this screen.")
@@ -127,9 +131,24 @@ def bar_tools() -> None:
 
 
 def _handout(name: str, cohort: str) -> bytes:
-    from . import handout
+    """The handout, with the live room's questions and answers so far when a room is on."""
+    from . import handout, live
 
-    return handout.build(name, cohort).encode("utf-8")
+    r = room()
+    answers = None
+    if r is not None:
+        try:
+            answers = live.store().export(r[1])
+        except room_protocol.RoomError:
+            pass
+    return handout.build(name, cohort, answers=answers).encode("utf-8")
+
+
+def stage_panel() -> None:
+    """Presenter mode with a room: the room's current question above the slide (its count, then its reveal)."""
+    r = room()
+    if r is not None and viewport.presenting():
+        audience.stage_panel(r[1])
 
 
 def publish(url_path: str) -> None:
@@ -343,6 +362,8 @@ def follow_bar(current_url_path: str) -> None:
             st.button("Rejoin", key="follow_rejoin", on_click=_rejoin, icon=":material/podcasts:",
                       type="primary", help="Back to the presenter's current slide.")
 
+    if f.get("code"):
+        audience.follower_panel(f["code"])  # the room's question and its questions, attached or not
     if not f.get("attached"):
         return
 

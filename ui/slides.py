@@ -100,6 +100,11 @@ class View:
     links: Sequence[Link] = ()  # onward links into the app (e.g. the same view on HELM classic)
 
 
+def claim_note(claim) -> str:
+    """A question's truth taken from a paper claim, said as one (its source and confidence, HELM_FACTS.md)."""
+    return f"paper claim · {claim.source} · {claim.confidence}"
+
+
 # ----------------------------------------------------------------------------- the context a slide is computed in
 
 MODES = ("presenter", "desktop", "phone", "handout")
@@ -155,6 +160,9 @@ class Slide:
     on_route: bool = True  # on the presenter route (False: a desktop-only section)
     controls_beside: bool = False  # desktop: the controls in a column beside the chart
     fragment: bool = False  # run as an st.fragment: a widget change reruns this slide only, not the page
+    # predict-then-reveal: the questions this slide can put to a live room, their true values computed from the
+    # slide's own data (helm_core.participation); a question the data cannot answer is not offered
+    ask: Callable[[Ctx], Sequence[Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -268,3 +276,19 @@ def talk_text(view: View) -> list[str]:
 
 def count_phrase(n: int, word: str) -> str:
     return fmt.count(n, word)
+
+
+def questions(step: Step, ctx: Ctx) -> list:
+    """The predict-then-reveal questions of a route step's slide (Slide.ask) in `ctx`; none when it has none or
+    its data cannot answer them here (a question that cannot compute is not offered; the slide still shows)."""
+    from . import nav
+
+    spec = nav.spec_for(step.page)
+    deck = deck_of(spec) if spec else None
+    slide = next((s for s in deck.slides_for(ctx) if s.id == step.slide_id), None) if deck else None
+    if slide is None or slide.ask is None:
+        return []
+    try:
+        return list(slide.ask(ctx))
+    except Exception:  # noqa: BLE001
+        return []
