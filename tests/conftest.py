@@ -124,7 +124,7 @@ GROUPS = {
     BROWSER_GROUP: ["test_slides_browser.py", "test_layout_browser.py", "test_real_runs_browser.py",
                     "test_radar_browser.py"],
     "browser-coverage": ["test_coverage_browser.py", "test_critique_browser.py", "test_keyboard_browser.py"],
-    "browser-rankings": ["test_rankings_browser.py", "test_reliability_browser.py"],
+    "browser-rankings": ["test_rankings_browser.py", "test_reliability_browser.py", "test_participation_browser.py"],
 }
 GROUP_OF = {module: group for group, modules in GROUPS.items() for module in modules}
 GROUP_ORDER = list(GROUPS)

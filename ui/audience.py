@@ -156,7 +156,8 @@ def result_figure(q: pt.Question, r: pt.Result, mode: str = "desktop") -> go.Fig
                     marker_color=[palette.DOWN if x else palette.DATA for x in true],
                     hovertemplate="%{y}: %{x}<extra></extra>")
         fig.update_xaxes(title_text="answers", rangemode="tozero")
-    return charts.base_layout(fig, height=300 if mode == "presenter" else 260)
+    fig = charts.base_layout(fig, height=300 if mode == "presenter" else 260)
+    return fig.update_layout(margin=dict(t=36))  # room for the truth's label above the plot
 
 
 def _result(q: pt.Question, r: pt.Result, key: str) -> None:
@@ -222,7 +223,9 @@ def _form(code: str, cur: live.Current) -> None:
 
 def _asks(code: str, view: live.LiveView) -> None:
     me = follower_id()
-    with st.expander(f"Questions from the room ({len(view.asks)})", expanded=False):
+    # A fixed label: a label that changed with the count would be a new expander, closed again on every question
+    with st.expander("Questions from the room", expanded=False, icon=":material/forum:"):
+        st.caption(f"{fmt.count(len(view.asks), 'question')}, most upvoted first; anonymous.")
         _said("ask")
         st.text_input("Ask the presenter", max_chars=pt.MAX_ASK, key="ask_text")
         st.button("Ask", key="ask_send", on_click=lambda: _ask(code), icon=":material/live_help:")

@@ -4,13 +4,12 @@ visitor text shown literally. (The store: test_live_store.py; the rules: tests/c
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from helm_core import participation as pt
 from ui import audience, live
 
-from .helpers import ROOT, TIMEOUT, open_page, texts
-from .test_showtime import _room_on_grid, _speaker
+from .helpers import open_page, texts
+from .test_showtime import _room_on_grid, _speaker, presenter_on_grid
 
 
 def _grid_question(store, secret):
@@ -79,17 +78,7 @@ def test_a_follower_asks_and_upvotes_and_hostile_text_shows_literally():
 
 
 def test_presenter_bar_offers_the_slides_questions_and_the_stage_shows_the_reveal():
-    at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
-    at.query_params["present"] = "1"
-    at.run()
-    at.switch_page("app_pages/grid.py")
-    at.query_params["present"] = "1"
-    at.run()
-    from ui import rooms
-
-    code, secret = rooms.registry().create()
-    at.session_state["_room_secret"], at.session_state["_room_code"] = secret, code
-    at.run()
+    at, code, secret = presenter_on_grid()
     at.button(key="bar_live_ask_0").click().run()
     store = live.store()
     q = _grid_question(store, secret)

@@ -155,19 +155,26 @@ def test_a_bad_or_unknown_follow_code_gets_a_message(code):
     assert "room code" in errors or "No room with that code" in errors, errors
 
 
-def test_a_presenters_run_publishes_its_page_and_slide():
+def presenter_on_grid(**query):
+    """A presenter-mode session on the grid (with `query`) holding a new room: (the AppTest, code, secret)."""
     at = AppTest.from_file(str(ROOT / "Home.py"), default_timeout=TIMEOUT)
     at.query_params["present"] = "1"
     at.run()
     at.switch_page("app_pages/grid.py")
     at.query_params["present"] = "1"
-    at.query_params["view"] = "data"
+    for k, v in query.items():
+        at.query_params[k] = v
     at.run()
-    reg = rooms.registry()
-    code, secret = reg.create()
+    code, secret = rooms.registry().create()
     at.session_state["_room_secret"] = secret
     at.session_state["_room_code"] = code
     at.run()
+    return at, code, secret
+
+
+def test_a_presenters_run_publishes_its_page_and_slide():
+    at, code, secret = presenter_on_grid(view="data")
+    reg = rooms.registry()
     assert not at.exception
     snap = reg.snapshot(code)
     assert snap.page == "grid" and snap.query.get("view") == "data"
