@@ -14,7 +14,7 @@ import streamlit as st
 
 from helm_core import content, fmt
 from helm_core.chapters import SlideChange
-from ui import audience, cache, components, nav, room_protocol, rooms, slides, state
+from ui import audience, cache, components, room_protocol, rooms, slides, state
 
 POLL_SECONDS = 0.5  # the speaker view follows the presenter within a second
 _VIEWS = "_speaker_views"  # {(version, slide): (current, next)} of the last computed slide texts
@@ -46,11 +46,7 @@ def _ctx(query) -> slides.Ctx:
 
 
 def _view(ctx: slides.Ctx, step: slides.Step) -> slides.View | None:
-    spec = nav.spec_for(step.page)
-    deck = slides.deck_of(spec) if spec else None
-    if deck is None:
-        return None
-    slide = next((s for s in deck.slides_for(ctx) if s.id == step.slide_id), None)
+    slide = slides.slide_of(step, ctx)
     return slide.view(ctx) if slide is not None else None
 
 

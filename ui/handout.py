@@ -200,8 +200,7 @@ def build(release_name: str, cohort: str, *, progress: Callable[[int, int], None
     claims = cache.claims()
     body, scripts = [], []
     for i, step in enumerate(steps):
-        deck = slides.deck_of(_spec(step.page))
-        slide = next(s for s in deck.slides_for(ctx) if s.id == step.slide_id) if deck else None
+        slide = slides.slide_of(step, ctx)
         if slide is None:
             continue
         view = slide.view(ctx)
@@ -225,9 +224,3 @@ def build(release_name: str, cohort: str, *, progress: Callable[[int, int], None
         f"<nav><ol>{toc}</ol></nav>" + "\n".join(body) + answers_html(answers)
         + "<script>" + "\n".join(scripts) + "</script></body></html>"
     )
-
-
-def _spec(url_path: str):
-    from . import nav
-
-    return nav.spec_for(url_path)

@@ -315,6 +315,12 @@ class RoomRegistry:
 
     # -- speaker view --
 
+    def code_for(self, secret: str) -> str:
+        """The room id of a live room's secret (a secret holder's act: keeps the room alive)."""
+        with self._lock:
+            return self._by_secret(secret, self._clock()).room_id
+
+
     def drive(self, secret: str, command: str) -> int:
         """Queue `next`, `prev` or `jump:<index>` for the presenter's session; returns the number waiting.
         Only the secret drives: a follower's room id cannot."""
@@ -347,16 +353,10 @@ class RoomRegistry:
 
     # -- followers --
 
-    def code_for(self, secret: str) -> str:
-        """The room id of a live room's secret (a secret holder's act: keeps the room alive)."""
-        with self._lock:
-            return self._by_secret(secret, self._clock()).room_id
-
     def check(self, room_id: str) -> str:
         """The normalized id of a live room (a follower's read: RoomError when there is none)."""
         with self._lock:
             return self._by_code(room_id, self._clock()).room_id
-
 
     def snapshot(self, room_id: str) -> RoomSnapshot:
         """The room's state for a follower (read-only; never keeps the room alive)."""

@@ -278,14 +278,19 @@ def count_phrase(n: int, word: str) -> str:
     return fmt.count(n, word)
 
 
-def questions(step: Step, ctx: Ctx) -> list:
-    """The predict-then-reveal questions of a route step's slide (Slide.ask) in `ctx`; none when it has none or
-    its data cannot answer them here (a question that cannot compute is not offered; the slide still shows)."""
+def slide_of(step: Step, ctx: Ctx) -> Slide | None:
+    """The Slide a route step names, in `ctx` (None for a page without a deck or a slide not in it)."""
     from . import nav
 
     spec = nav.spec_for(step.page)
     deck = deck_of(spec) if spec else None
-    slide = next((s for s in deck.slides_for(ctx) if s.id == step.slide_id), None) if deck else None
+    return next((s for s in deck.slides_for(ctx) if s.id == step.slide_id), None) if deck else None
+
+
+def questions(step: Step, ctx: Ctx) -> list:
+    """The predict-then-reveal questions of a route step's slide (Slide.ask) in `ctx`; none when it has none or
+    its data cannot answer them here (a question that cannot compute is not offered; the slide still shows)."""
+    slide = slide_of(step, ctx)
     if slide is None or slide.ask is None:
         return []
     try:
