@@ -97,6 +97,7 @@ with st.sidebar:
 
 viewport.page_css()
 
+showtime.resume_room()  # presenter mode: a reloaded window gets its live room back
 follow_slot = st.container() if showtime.following() else None
 counter = (presenter.bar(pg.url_path, on_step=showtime.publish, tools=lambda: showtime.bar_tools(pg.url_path))
            if viewport.presenting() else None)

@@ -20,17 +20,20 @@ from helm_core import fmt
 from helm_core import participation as pt
 from helm_core.escape import chart_label
 
-from . import charts, components, live, palette, presenter, room_protocol, slides
+from . import charts, components, cookies, live, palette, presenter, room_protocol, slides
 
 POLL_SECONDS = 1.0
 FOLLOWER = "_follower_id"
+FOLLOWER_COOKIE = "helm_follower"
 MSG = "_live_msg"  # (key, level, text): the last outcome of an action on this screen
 
 
 def follower_id() -> str:
-    """This session's anonymous follower id (not a login; never shown; one answer per question per id)."""
+    """This browser's anonymous follower id (not a login; never shown; one answer per question per id): the one its
+    session cookie holds (ui/cookies.py), so a reload is the same follower; else a new one, kept in the cookie by
+    `follower_panel`. A client without cookies is one follower per session."""
     if FOLLOWER not in st.session_state:
-        st.session_state[FOLLOWER] = uuid.uuid4().hex
+        st.session_state[FOLLOWER] = cookies.read(FOLLOWER_COOKIE) or uuid.uuid4().hex
     return st.session_state[FOLLOWER]
 
 
@@ -247,6 +250,7 @@ def _ask(code: str) -> None:
 
 def follower_panel(code: str) -> None:
     """Under the follow bar: the current question and the room's questions, every second."""
+    cookies.keep(FOLLOWER_COOKIE, follower_id())
 
     @st.fragment(run_every=POLL_SECONDS)
     def _panel() -> None:
@@ -296,7 +300,7 @@ def speaker_panel(secret: str, questions: list[pt.Question]) -> None:
                         on_click=_act, args=("sp_live", store.mark, secret, a.aid), kwargs={"answered": True})
             c[2].button("Unhide" if a.hidden else "Hide", key=f"sp_hide_{a.aid}",
                         on_click=_act, args=("sp_live", store.mark, secret, a.aid), kwargs={"hidden": not a.hidden})
-        st.caption("The answers' CSV (question, answers, true value) is with the chapter markers below.")
+        st.caption("The answers' CSV (question, answers, true value) is below, beside the slide-change log.")
 
 
 def answers_csv(secret: str) -> bytes:

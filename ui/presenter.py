@@ -31,10 +31,10 @@ section[data-testid="stSidebar"], [data-testid="stExpandSidebarButton"], header[
 """
 # PageDown/PageUp also scroll the page before the switch; start each step at its top.
 # (A constant script of ours; nothing from a visitor or the data goes into it.)
-_SCROLL_TOP = """<script>
+_SCROLL_TOP = """<script>(() => {
 const m = window.parent.document.querySelector('[data-testid="stMain"]') || document.querySelector('[data-testid="stMain"]');
 if (m) { m.scrollTo(0, 0); }
-</script>"""
+})();</script>"""  # in a function of its own: the page's scripts share one global scope, and this one runs again
 
 
 def read_url() -> None:

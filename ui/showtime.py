@@ -18,11 +18,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 import streamlit as st
 
-from . import audience, cache, nav, presenter, room_protocol, rooms, slides, state, viewport
+from . import audience, cache, cookies, nav, presenter, room_protocol, rooms, slides, state, viewport
 
 SECRET = "_room_secret"
 CODE = "_room_code"
 SOURCE = "_room_source"
+RESUMED = "_room_resumed"  # this session looked for a room to resume (once)
+ROOM_COOKIE = "helm_room"
 FOLLOW = "_follow"  # {"code": str, "attached": bool, "seen": int, "error": str | None, "trying": (version, n, t)}
 POLL_SECONDS = 1.0
 # A navigation the browser did not carry out (its script replaced by a rerun before it ran, its popstate lost) is
@@ -52,6 +54,27 @@ def base_url() -> str:
 def room() -> tuple[str, str] | None:
     secret, code = st.session_state.get(SECRET), st.session_state.get(CODE)
     return (code, secret) if secret and code else None
+
+
+def resume_room() -> None:
+    """Presenter mode: a presenter's window that reloaded (a new session) gets its live room back from the browser's
+    session cookie, while the room lives; and the cookie follows the room (set when one starts, removed when it
+    ends)."""
+    if not viewport.presenting():
+        return
+    if room() is None and not st.session_state.get(RESUMED):
+        st.session_state[RESUMED] = True
+        secret = cookies.read(ROOM_COOKIE)
+        if secret is not None:
+            try:
+                code = rooms.registry().code_for(secret)
+            except room_protocol.RoomError:
+                code = None
+            if code is not None:
+                st.session_state[SECRET], st.session_state[CODE] = secret, code
+                st.session_state[SOURCE] = uuid.uuid4().hex
+    r = room()
+    cookies.keep(ROOM_COOKIE, r[1] if r else None)
 
 
 def _start_room() -> None:

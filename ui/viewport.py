@@ -238,6 +238,7 @@ def theme_control() -> None:
 
 PAGE_CSS = """
 <style>
+[class*="st-key-cookie_js"] { display: none; }
 /* The slide's point: the sentence a presenter says out loud. */
 [class*="st-key-slide_point_"] [data-testid="stMarkdownContainer"] p {
   font-size: 1.35rem; font-weight: 600; line-height: 1.35; margin-bottom: 0.2rem; }

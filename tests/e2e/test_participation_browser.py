@@ -6,7 +6,8 @@ each in its own browser context, on the group's shared server:
   it and every screen shows the distribution beside the true value (14 of the 112 cells are blank);
 - the speaker view opens a poll; the followers vote; the presenter's stage counts them;
 - a follower asks a question with hostile text, another upvotes it, the speaker view sees it by votes and marks it
-  answered; the text shows literally everywhere (no element made from it).
+  answered; the text shows literally everywhere (no element made from it);
+- a follower that reloads is the same follower (one answer still); a presenter's window that reloads keeps its room.
 """
 from __future__ import annotations
 
@@ -70,6 +71,12 @@ def test_predict_reveal_poll_and_questions(server, browser):
             _wait_text(fp, "live_follow", "Your answer is in")
         followers[0].locator(".st-key-live_follow").get_by_role("button", name="Send").click()
         assert "answered this question already" in _wait_text(followers[0], "live_follow", "already")
+        # A reload is the same follower (its id is in the browser's session cookie): still one answer.
+        followers[1].reload()
+        wait_settled(followers[1])
+        _wait_text(followers[1], "live_follow", "how many are blank")
+        _answer_slider(followers[1], 3)
+        assert "answered this question already" in _wait_text(followers[1], "live_follow", "already")
         _wait_text(presenter, "live_stage", r"\b3 answers so far")
         spk.get_by_role("button", name="Reveal").click()
         line = "3 answers; median guess 15; true value 14; 2 of 3 within 10 % (±1.4)."
@@ -91,6 +98,13 @@ def test_predict_reveal_poll_and_questions(server, browser):
             box.get_by_role("button", name="Send").click()
             _wait_text(fp, "live_follow", "Your answer is in")
         _wait_text(presenter, "live_stage", r"\b3 answers so far")
+        # The presenter's window reloads: its room and the poll's count are still there.
+        presenter.reload()
+        wait_settled(presenter)
+        _wait_text(presenter, "live_stage", r"\b3 answers so far")
+        presenter.get_by_role("button", name="Audience").click()
+        assert presenter.get_by_text("End the room").count() == 1
+        presenter.keyboard.press("Escape")
 
         # Questions from the room: asked with hostile text, upvoted, answered.
         asker, voter = followers[1], followers[2]
