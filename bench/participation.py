@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import re
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -121,15 +123,48 @@ async def _round(pres: Viewer, followers: list[Viewer], values: dict[int, dict],
     return {"sent": len(followers), "acknowledged": len(acks), "counted": counted, "latencies": latencies}
 
 
+async def _join(port: int, path: str, n: int, timeout: float) -> tuple[float | None, list[str]]:
+    """N viewers open `path` at once: the last one's time to be served, and the errors."""
+    viewers = [Viewer(port, 1000 + i) for i in range(n)]
+    steps = await asyncio.gather(*(v.open(path, timeout) for v in viewers))
+    for v in viewers:
+        await v.close()
+    errors = [e for s in steps for e in s.errors] + [f"{path}: not served" for s in steps if s.seconds is None]
+    served = [s.seconds for s in steps if s.seconds is not None]
+    return (max(served) if served else None), errors
+
+
+async def _join_ratio(port: int, floor_port: int, follow_path: str, args, errors: list[str]) -> dict:
+    """`--join` followers opening the follow link at once against as many viewers opening a bare one-chart page
+    (bench/reference_app.py, its own server), in turns of alternating order; the medians of the last-served times."""
+    lasts: dict[str, list[float]] = {"followers": [], "one_chart": []}
+    for turn in range(args.join_turns):
+        order = [("followers", port, follow_path), ("one_chart", floor_port, "/")]
+        for name, p, path in (order if turn % 2 == 0 else order[::-1]):
+            await asyncio.sleep(1.0)
+            last, errs = await _join(p, path, args.join, args.timeout)
+            errors.extend(f"join {name}: {e}" for e in errs)
+            if last is not None:
+                lasts[name].append(last)
+    med = {k: statistics.median(v) if v else None for k, v in lasts.items()}
+    ratio = med["followers"] / med["one_chart"] if med["followers"] and med["one_chart"] else None
+    return {"n": args.join, "turns": args.join_turns, "followers_last_s": med["followers"],
+            "one_chart_last_s": med["one_chart"], "ratio": round(ratio, 2) if ratio else None,
+            "per_turn": {k: [round(x, 3) for x in v] for k, v in lasts.items()}}
+
+
 async def run(args) -> dict:
     from tests.e2e import conftest as e2e
 
     errors: list[str] = []
-    with e2e.serving() as proc:
+    with contextlib.ExitStack() as stack:
+        proc = stack.enter_context(e2e.serving())
         port = int(proc.url.rsplit(":", 1)[1])
-        warm = Viewer(port, -1)
-        await warm.open("/", args.timeout)  # the router's first run (see tests/e2e/conftest.warm)
-        await warm.close()
+        floor = stack.enter_context(e2e.serving(script=ROOT / "bench" / "reference_app.py")) if args.join else None
+        for p in (port, *( [int(floor.url.rsplit(":", 1)[1])] if floor else [])):
+            warm = Viewer(p, -1)
+            await warm.open("/", args.timeout)  # the router's first run (see tests/e2e/conftest.warm)
+            await warm.close()
         pres = Viewer(port, 0)
         for step in (await pres.open("/grid?present=1", args.timeout),
                      await pres.act({"room_start": True}, args.timeout)):
@@ -140,10 +175,13 @@ async def run(args) -> dict:
         code = m.group(1)
         step = await pres.act({"bar_live_ask_0": True}, args.timeout)
         errors.extend(f"presenter: {e}" for e in step.errors)
+        follow_path = f"/grid?follow={code}&grid_section=Grid"
+        joined = (await _join_ratio(port, int(floor.url.rsplit(":", 1)[1]), follow_path, args, errors)
+                  if floor else None)
 
         followers = [Viewer(port, i + 1) for i in range(args.followers)]
         t0 = time.perf_counter()
-        joins = await asyncio.gather(*(v.open(f"/grid?follow={code}&grid_section=Grid", args.timeout)
+        joins = await asyncio.gather(*(v.open(follow_path, args.timeout)
                                        for v in followers))
         join_s = time.perf_counter() - t0
         for s in joins:
@@ -198,7 +236,7 @@ async def run(args) -> dict:
            "votes_counted": question["counted"] + poll["counted"], "errors": len(errors),
            "p95_s": round(quantile(lat, 0.95), 3) if lat else None, "max_s": round(max(lat), 3) if lat else None,
            "rss_mb": round(rss, 1), "refused_second": refused, "revealed": revealed, "join_s": round(join_s, 2),
-           "ticks": args.ticks, "question": {k: v for k, v in question.items() if k != "latencies"},
+           "ticks": args.ticks, "join": joined, "question": {k: v for k, v in question.items() if k != "latencies"},
            "poll": {k: v for k, v in poll.items() if k != "latencies"}, "first_errors": sorted(set(errors))[:10]}
     return out
 
@@ -208,6 +246,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--followers", type=int, default=100)
     ap.add_argument("--timeout", type=float, default=60.0)
     ap.add_argument("--no-ticks", dest="ticks", action="store_false", help="followers do not tick their fragments")
+    ap.add_argument("--join", type=int, default=50,
+                    help="followers joining at once, against as many on a bare one-chart page (0: skip)")
+    ap.add_argument("--join-turns", type=int, default=3, help="turns of that comparison, alternating order")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args(argv)
     out = asyncio.run(run(args))
@@ -217,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.write_text(json.dumps(out, indent=2))
     print(json.dumps({k: out[k] for k in ("followers", "votes_sent", "votes_counted", "errors", "p95_s", "max_s",
                                           "rss_mb")} | {"refused_second": out["refused_second"], "ok": ok,
+                                                        "join": out["join"],
                                                         "first_errors": out["first_errors"]}))
     return 0 if ok else 1
 

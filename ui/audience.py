@@ -263,16 +263,19 @@ def follower_panel(code: str) -> None:
             with st.container(border=True, key="live_follow"):
                 st.markdown(f"**{components.text(cur.question.prompt)}**")
                 _said("follow")
-                if cur.status == "revealed":
-                    _result(cur.question, cur.result, "live_follow_chart")
-                elif cur.status == "open":
-                    if cur.mine is not None:
-                        st.caption(components.text(f"Your answer is in ({_shown(cur.question, cur.mine)}): one answer "
-                                                   "per person; the result shows when the presenter reveals it."))
-                    _form(code, cur)
-                else:
-                    st.caption("The presenter has closed this question"
-                               + ("; your answer is in." if cur.mine is not None else "."))
+                # One block per state of the question: a state's elements never linger in the next one's
+                with st.container(key=f"live_follow_{cur.status}"):
+                    if cur.status == "revealed":
+                        _result(cur.question, cur.result, "live_follow_chart")
+                    elif cur.status == "open":
+                        if cur.mine is not None:
+                            st.caption(components.text(f"Your answer is in ({_shown(cur.question, cur.mine)}): one "
+                                                       "answer per person; the result shows when the presenter "
+                                                       "reveals it."))
+                        _form(code, cur)
+                    else:
+                        st.caption("The presenter has closed this question"
+                                   + ("; your answer is in." if cur.mine is not None else "."))
         _asks(code, view)
 
     _panel()

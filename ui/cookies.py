@@ -39,8 +39,10 @@ def script(name: str, value: str | None) -> str:
 
 def keep(name: str, value: str | None) -> None:
     """Make the browser hold `value` under `name` (None: hold nothing), unless what it sent on connecting is that
-    already. Drawn on every run until then: a run that a rerun replaces may not have run it."""
-    if read(name) == value:
-        return
-    with st.container(key=f"{SLOT}_{name}"):
-        st.html(script(name, value), unsafe_allow_javascript=True)
+    already. The script is drawn on every run until then (a run that a rerun replaces may not have run it), in a
+    slot drawn on every run: were the slot to come and go, everything after it would move in the page's element
+    tree, and an open popover there (the presenter's bar) would be drawn anew, closed."""
+    slot = st.container(key=f"{SLOT}_{name}")
+    if read(name) != value:
+        with slot:
+            st.html(script(name, value), unsafe_allow_javascript=True)

@@ -1,6 +1,8 @@
 """ui/cookies.py: only names and values that pass the patterns reach the page's script or are read back."""
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 
 from ui import cookies
@@ -40,16 +42,16 @@ class _Context:
     ({"helm_follower": "a" * 8}, None),
     ({}, None),
 ])
-def test_read_keeps_only_values_that_pass(monkeypatch, jar, want):
-    monkeypatch.setattr(cookies.st, "context", _Context(jar))
-    assert cookies.read("helm_follower") == want
+def test_read_keeps_only_values_that_pass(jar, want):
+    with mock.patch.object(cookies.st, "context", _Context(jar)):  # not monkeypatch: that clears every cache
+        assert cookies.read("helm_follower") == want
 
 
-def test_read_without_a_browser_is_none(monkeypatch):
+def test_read_without_a_browser_is_none():
     class NoBrowser:
         @property
         def cookies(self):
             raise RuntimeError("no script run context")
 
-    monkeypatch.setattr(cookies.st, "context", NoBrowser())
-    assert cookies.read("helm_room") is None
+    with mock.patch.object(cookies.st, "context", NoBrowser()):
+        assert cookies.read("helm_room") is None

@@ -83,6 +83,8 @@ def test_predict_reveal_poll_and_questions(server, browser):
         assert line in _wait_text(presenter, "live_stage", re.escape(line))
         for fp in followers:
             assert line in _wait_text(fp, "live_follow", re.escape(line))
+            fp.wait_for_timeout(2500)  # two more ticks of the panel: nothing of the answer form is left
+            assert fp.locator(".st-key-live_follow").get_by_role("button", name="Send").count() == 0
         assert presenter.locator(".st-key-live_stage .js-plotly-plot").count() == 1
 
         # A poll from the speaker view.
