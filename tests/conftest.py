@@ -135,6 +135,10 @@ def xdist_group_of(name: str) -> str:
     return GROUP_OF.get(name, BROWSER_GROUP)
 
 
+# First among the hooks: pytest-xdist's own (--dist loadgroup) reads the xdist_group markers added here to put each
+# group's tests on one worker; run after it, the markers came too late and every test was scattered on its own,
+# so each worker started its own servers and a module's server was started again for each of its tests.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     browser = []
     for item in items:

@@ -262,20 +262,29 @@ def follower_panel(code: str) -> None:
         if cur is not None:
             with st.container(border=True, key="live_follow"):
                 st.markdown(f"**{components.text(cur.question.prompt)}**")
-                _said("follow")
-                # One block per state of the question: a state's elements never linger in the next one's
-                with st.container(key=f"live_follow_{cur.status}"):
-                    if cur.status == "revealed":
-                        _result(cur.question, cur.result, "live_follow_chart")
-                    elif cur.status == "open":
-                        if cur.mine is not None:
-                            st.caption(components.text(f"Your answer is in ({_shown(cur.question, cur.mine)}): one "
-                                                       "answer per person; the result shows when the presenter "
-                                                       "reveals it."))
-                        _form(code, cur)
-                    else:
-                        st.caption("The presenter has closed this question"
-                                   + ("; your answer is in." if cur.mine is not None else "."))
+                with st.container():  # the message's own slot: the states' slots below keep their places
+                    _said("follow")
+                # One slot per state of the question, in fixed places: the state shown is a block, the others an
+                # empty element, which replaces a block there with its children. A fragment run that another
+                # timer's run cuts short does not clear stale elements, so an answer form left to that clearing
+                # could linger beside the reveal.
+                shown = cur.status if cur.status in ("open", "revealed") else "closed"
+                for state in ("open", "revealed", "closed"):
+                    if state != shown:
+                        st.empty()
+                        continue
+                    with st.container(key=f"live_follow_{state}"):
+                        if state == "revealed":
+                            _result(cur.question, cur.result, "live_follow_chart")
+                        elif state == "open":
+                            if cur.mine is not None:
+                                st.caption(components.text(f"Your answer is in ({_shown(cur.question, cur.mine)}): "
+                                                           "one answer per person; the result shows when the "
+                                                           "presenter reveals it."))
+                            _form(code, cur)
+                        else:
+                            st.caption("The presenter has closed this question"
+                                       + ("; your answer is in." if cur.mine is not None else "."))
         _asks(code, view)
 
     _panel()
