@@ -110,7 +110,7 @@ ALONE_MODULES = {"test_concurrent.py", "test_showtime_browser.py"}
 
 # The browser tests run as groups (pytest-xdist `--dist loadgroup`): each group on one worker, one test after another,
 # against that worker's shared server and browser (a module with a server of its own starts it in a module fixture).
-# Five groups of 2-4 minutes each (by `--durations`, on this 2-core machine), in the order the workers take them: the
+# Five groups of 2.5-5.5 minutes each (by `--durations`, on this 2-core machine), in the order the workers take them: the
 # test command keeps this order (`--no-loadscope-reorder`), so three workers start on the first three and the others
 # go to whichever worker frees first; the unit and AppTest tests come after. A module not listed joins "browser".
 BROWSER_GROUP = "browser"
@@ -118,11 +118,12 @@ GROUPS = {
     # upload abuse, hostile names, HELM output tables and leaderboard, the handout: servers of their own
     "browser-own-server": ["test_upload_abuse.py", "test_escape_browser.py", "test_upload_browser.py",
                            "test_leaderboard_browser.py", "test_handout_browser.py", "test_tables_browser.py"],
-    # the desktop sweep of every page (with the deploy checks), links and choices in the URL, the Lite walk
-    "browser-pages": ["test_pages_browser.py"],
-    # the presenter route in both themes, the phone sweep, the pre-show check failing, grid tiles
-    BROWSER_GROUP: ["test_slides_browser.py", "test_layout_browser.py", "test_real_runs_browser.py",
-                    "test_radar_browser.py"],
+    # the desktop sweep of every page (with the deploy checks), links and choices in the URL, the Lite walk; grid
+    # tiles, genuine runs, radar labels
+    "browser-pages": ["test_pages_browser.py", "test_layout_browser.py", "test_real_runs_browser.py",
+                      "test_radar_browser.py"],
+    # the presenter route in both themes, the phone sweep, the pre-show check failing (the longest group)
+    BROWSER_GROUP: ["test_slides_browser.py"],
     "browser-coverage": ["test_coverage_browser.py", "test_critique_browser.py", "test_keyboard_browser.py"],
     "browser-rankings": ["test_rankings_browser.py", "test_reliability_browser.py", "test_participation_browser.py"],
 }
