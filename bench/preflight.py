@@ -4,10 +4,15 @@ arrives. It warms the server's caches on the way.
     python -m bench.preflight                         # http://localhost:8501
     python -m bench.preflight https://your-app.streamlit.app
     python -m bench.preflight URL --theme dark --query release=lite --no-live
+    python -m bench.preflight URL --theme both        # axe-core in light and in dark on every step, one walk
 
 For every step of the route (PageDown from `/?present=1`): the time until the slide has settled, any exception box,
 any console error, and the stage checks (the slide's chart or table fully on a 1280 × 720 screen, chart text at
-least 16 px, no serious or critical axe-core WCAG A/AA violation). Then the live tools: it starts a room, opens
+least 16 px, no serious or critical axe-core WCAG A/AA violation). With `--theme both`, each step is checked in
+the theme it arrived in, then the browser's colour scheme is switched (the app follows the system theme) and
+axe-core runs again on the same drawing; the next step arrives in that theme, so the stage checks alternate
+between the two (axe-core does not read the charts' SVG text, whose colours are set for the theme a step arrived
+in; the stage checks do). Then the live tools: it starts a room, opens
 the follow link in a second browser and the speaker view in a third, moves one slide and checks both follow (and
 runs axe-core on both). Prints a line per step and a summary; exits 1 on any
 problem, naming the step and page. Needs Debian's /usr/bin/chromium (or HELM_CHROMIUM), Playwright and
@@ -30,6 +35,9 @@ CHROMIUM = os.environ.get("HELM_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
 COUNTER = re.compile(r"Step (\d+) of (\d+)")
+THEMES = ("light", "dark")
+BACKGROUND_JS = ("() => getComputedStyle(document.querySelector('[data-testid=\"stApp\"]') || document.body)"
+                 ".backgroundColor")
 IGNORED_CONSOLE = ("net::ERR", "Failed to load resource", "favicon", "webhooks", "Content Security Policy")
 
 
@@ -55,7 +63,8 @@ def walk(base: str, *, theme: str = "light", query: str = "", live: bool = True,
          timeout_s: float = 60.0, max_steps: int | None = None, browser=None, out=print,
          a11y: bool = True) -> list[str]:
     """Walk the route (the first `max_steps` steps, or all); returns the problems found (empty: ready for the
-    show). `browser`: a Playwright browser to use (the tests'), else one of its own. `a11y`: run axe-core on every
+    show). `theme`: "light", "dark" or "both" (every step in both, on one page load: see the module's doc).
+    `browser`: a Playwright browser to use (the tests'), else one of its own. `a11y`: run axe-core on every
     step and on the speaker and follow views (serious and critical WCAG A/AA violations are problems)."""
     if browser is not None:
         return _walk(browser, base, theme, query, live, layout, timeout_s, max_steps, out, a11y)
@@ -77,8 +86,10 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
 
     problems: list[str] = []
     extra = f"&{query}" if query else ""
+    themes = THEMES if theme == "both" else (theme,)
+    shown = themes[0]  # the theme the next step arrives in
     if True:
-        ctx = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme=theme)
+        ctx = browser.new_context(viewport={"width": 1280, "height": 720}, color_scheme=shown)
         page = ctx.new_page()
         console: list[str] = []
         page.on("console", lambda m: m.type == "error" and console.append(m.text))
@@ -130,11 +141,24 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
             console.clear()
             if errors:
                 flags.append(f"console error: {errors[0][:200]}")
+            arrived_in = shown
+            mark = (lambda f: f"[{arrived_in}] {f}") if len(themes) > 1 else str
             if layout and not exc:
-                flags += stage_problems(page, "presenter")
+                flags += map(mark, stage_problems(page, "presenter"))
             if not exc:
-                flags += axe(page)
-            out(f"{step:>4}  {elapsed:>5.2f}s  {path} · {where[:90]}" + ("".join(f"\n      ! {f}" for f in flags)))
+                flags += map(mark, axe(page))
+                if len(themes) > 1:  # the other theme on this drawing; the next step arrives in it
+                    other = themes[1 - themes.index(shown)]
+                    trouble = _switch_theme(page, other, int(timeout_s * 1000))
+                    if trouble:
+                        flags.append(trouble)
+                        themes = (shown,)  # the link fixes a theme: the rest of the walk stays in it
+                    else:
+                        shown = other
+                        flags += [f"[{other}] {f}" for f in axe(page)]
+            seen_in = f"  [{arrived_in}]" if theme == "both" else ""
+            out(f"{step:>4}  {elapsed:>5.2f}s  {path} · {where[:90]}{seen_in}"
+                + "".join(f"\n      ! {f}" for f in flags))
             problems += [f"step {step} ({path} · {where[:80]}): {f}" for f in flags]
         if last == n and n > 1 and not any("did not arrive" in p for p in problems):
             page.keyboard.press("PageUp")  # and back one step
@@ -152,6 +176,20 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
         out(f"\n{len(times)} steps · first load {times[0]:.2f} s · median step {ordered[len(ordered) // 2]:.2f} s · "
             f"slowest {ordered[-1]:.2f} s")
     return problems
+
+
+def _switch_theme(page, scheme: str, timeout_ms: int) -> str | None:
+    """Switch the browser's colour scheme; the app, following the system theme, redraws in it. Returns a problem
+    when its background does not change (a link that fixes a theme, `theme=` or `embed_options`)."""
+    if re.search(r"embed_options=(light|dark)_theme", page.url):
+        return f"the page did not switch to {scheme}: its link fixes the theme (`theme=` / `embed_options`)"
+    before = page.evaluate(BACKGROUND_JS)
+    page.emulate_media(color_scheme=scheme)
+    try:
+        page.wait_for_function(f"b => ({BACKGROUND_JS})() !== b", arg=before, timeout=min(timeout_ms, 10_000))
+    except Exception:  # noqa: BLE001 - reported as a problem of the walk
+        return f"the page did not switch to {scheme} with the system theme within 10 s"
+    return None
 
 
 def _axe_problems(page, where: str = "") -> list[str]:
@@ -213,7 +251,8 @@ def _live(browser, page, base: str, extra: str, timeout_s: float, out, axe) -> l
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("url", nargs="?", default="http://localhost:8501")
-    ap.add_argument("--theme", choices=("light", "dark"), default="light")
+    ap.add_argument("--theme", choices=("light", "dark", "both"), default="light",
+                    help="both: every step checked in light and in dark, on one walk")
     ap.add_argument("--query", default="", help="extra query for the walk, e.g. release=lite or cohort=all")
     ap.add_argument("--no-live", action="store_true", help="skip the room, follow link and speaker view")
     ap.add_argument("--no-layout", action="store_true", help="skip the stage layout checks")

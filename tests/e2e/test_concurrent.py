@@ -1,5 +1,5 @@
 """8 browser sessions at once (HELM_CONCURRENT_SESSIONS) against one server, each starting on a page of its own
-(together every page) and walking on for a bounded time (HELM_CONCURRENT_SECONDS, 12 s) with choices of its own
+(together every page) and walking on for a bounded time (HELM_CONCURRENT_SECONDS, 8 s) with choices of its own
 (cohort, access, recipe weights; two of them upload their own HELM output): zero errors, and no session sees
 another's state. Prints the median and p95 page time under that load (pytest -s, or the junit output).
 
@@ -24,7 +24,7 @@ from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .helpers import IGNORED_CONSOLE, NAV, SETTLE_JS, zip_suite
 
 SESSIONS = int(os.environ.get("HELM_CONCURRENT_SESSIONS", "8"))
-WALK_SECONDS = float(os.environ.get("HELM_CONCURRENT_SECONDS", "12"))  # then each session stops walking
+WALK_SECONDS = float(os.environ.get("HELM_CONCURRENT_SECONDS", "8"))  # then each session stops walking
 SETTLE_MS = 120_000
 # (cohort, access, model count the home page must show); None: not checked (depends on the release).
 CHOICES = [("all", None, "67"), ("paper", None, "28"), ("all", "closed", "3"), ("paper", "open", None)]

@@ -2,7 +2,7 @@
 against one server (this module's own: its verdicts are latencies, so it runs alone, in the test command's last
 phase; see scripts/test.sh).
 
-- Over 30 presenter steps (tab steps and page switches), the speaker view and every
+- Over 12 presenter steps (tab steps and page switches: home, plumbing, coverage), the speaker view and every
   follower show the presenter's slide within 2 s (p95) and 3 s (max), measured from the moment the presenter's
   screen shows it.
 - A follower that detaches stays where it is while the presenter moves on, and rejoins on the current slide.
@@ -23,7 +23,7 @@ import pytest
 
 from .helpers import assert_clean, open_url, wait_settled
 
-STEPS = 30
+STEPS = 12  # × 4 watchers (3 after the detach): ~40 latencies, enough for a p95; the walk is the test's cost
 FOLLOW = re.compile(r"slide (\d+) of (\d+)")
 PRESENTER = re.compile(r"Step (\d+) of (\d+)")
 SPEAKER = re.compile(r"(\d+) of (\d+)")

@@ -1,13 +1,14 @@
 """Chromium: the presenter route as an audience sees it, and the phone.
 
-- Presenter (1280 × 720), in light: the pre-show check (bench/preflight.py) walks the route from
-  `/?present=1` with PageDown. Every step must show a chart or a table fully inside the viewport, with no chart
-  text under 16 px or under 4.5:1 contrast, and no chart text outside its chart or over another; every step must
-  arrive in turn (the counter moves by exactly one per press, so no slide, tab or stepper step is skipped); PageUp
-  goes back one step; axe-core finds no serious or critical WCAG A/AA violation on any step. The live tools are
-  checked on the way: a room, its follow link, the speaker view (axe-core on both). Then in dark, what differs
-  there being colour only: axe-core on every step (every step's chart text contrast on both themes is
-  tests/app/test_presenter.py's; the phone sweep below draws every page in dark).
+- Presenter (1280 × 720), light and dark on one walk: the pre-show check (bench/preflight.py, `theme="both"`)
+  walks the route from `/?present=1` with PageDown. Every step must show a chart or a table fully inside the
+  viewport, with no chart text under 16 px or under 4.5:1 contrast (in the theme the step arrived in: light and
+  dark by turns), and no chart text outside its chart or over another; every step must arrive in turn (the
+  counter moves by exactly one per press, so no slide, tab or stepper step is skipped); PageUp goes back one step;
+  axe-core finds no serious or critical WCAG A/AA violation on any step, in light and in dark (the browser's
+  colour scheme switched on the same drawing; axe-core does not read chart SVG text). The live tools are checked
+  on the way: a room, its follow link, the speaker view (axe-core on both). Every step's chart text contrast on
+  both themes is tests/app/test_presenter.py's too; the phone sweep below draws every page in dark.
 - A server with one page made to raise: the pre-show check fails, naming that page.
 - Phone (390 × 844, dark): every page's first screen and every section of the tools (the runs browser, HELM's
   tables, the data page): no page scrolls sideways, no chart text falls outside its chart or over another, no
@@ -16,6 +17,7 @@
 """
 from __future__ import annotations
 
+import re
 import shutil
 
 
@@ -28,25 +30,30 @@ from .slide_probe import problems
 PAGES = nav.available_pages()
 
 
-def test_presenter_route_every_step_shows_its_visual_on_stage(server, browser):
+def test_presenter_route_every_step_shows_its_visual_on_stage_in_both_themes(server, browser):
+    """One walk of the route for both themes: each step checked in the theme it arrived in, then axe-core again
+    in the other on the same drawing (the pre-show check's `theme="both"`); the steps arrive in light and dark
+    by turns."""
     from bench import preflight
 
     lines: list[str] = []
-    found = preflight.walk(server, theme="light", live=True, browser=browser, out=lines.append)
-    steps = [ln for ln in lines if ln[:4].strip().isdigit()]
+    found = preflight.walk(server, theme="both", live=True, browser=browser, out=lines.append)
+    steps = [ln for ln in lines if re.match(r"\s*\d+\s+[\d.]+s ", ln)]  # a line per step, then the summary
     assert len(steps) >= 30, "\n".join(lines)
     assert not found, "\n".join(found)
+    arrived = [ln.rsplit("[", 1)[-1].rstrip("]") for ln in steps]
+    assert arrived[:4] == ["light", "dark", "light", "dark"], "\n".join(lines)
+    assert set(arrived) == {"light", "dark"}
 
 
-def test_presenter_route_in_dark_has_no_accessibility_violation(server, browser):
-    """The route again in dark, for what differs there (colour): axe-core on every step; the layout checks and the
-    live tools are the light walk's."""
+def test_preflight_says_when_a_link_fixes_the_theme(server, browser):
+    """A link that fixes a theme (`theme=light`): the walk in both themes cannot switch, and says so."""
     from bench import preflight
 
     lines: list[str] = []
-    found = preflight.walk(server, theme="dark", live=False, layout=False, browser=browser, out=lines.append)
-    assert len([ln for ln in lines if ln[:4].strip().isdigit()]) >= 30, "\n".join(lines)
-    assert not found, "\n".join(found)
+    found = preflight.walk(server, theme="both", query="theme=light", live=False, layout=False, max_steps=1,
+                           browser=browser, out=lines.append)
+    assert any("did not switch to dark" in f for f in found), "\n".join(lines)
 
 
 def test_preflight_names_a_page_that_raises(browser, tmp_path):
