@@ -8,6 +8,7 @@ the app's sessions. Recomputing them for each of ~3,000 AppTests was most of the
 A test that needs them cold too gets a full clear: mark it `cold_caches` (the every-page sweep in
 tests/app/test_all_pages.py is, so every page is still run from cold caches), or use `monkeypatch` (which may
 change what a load reads, e.g. helm_output's EAGER_INSTANCE_BYTES): such a test gets a full clear before and after.
+A test that only points the server at a suite uses `set_helm_output(path)` instead and keeps warm caches.
 
 Markers: every test under tests/e2e is marked `browser` (Playwright + Chromium against `streamlit run`), so the
 fast inner loop is `bash scripts/test.sh fast` (= `-m "not browser"`); and it is put in an xdist group, so under
@@ -203,6 +204,19 @@ def _clear_streamlit_caches(request):
     yield
     if "monkeypatch" in request.fixturenames:
         clear_caches()
+
+
+@pytest.fixture
+def set_helm_output():
+    """`set_helm_output(path)` sets HELM_OUTPUT, the server's start-up path, for the rest of this test (the environment is
+    restored after it). Unlike `monkeypatch`, the test keeps warm caches: the configured output is read once per
+    process into an st.cache_resource store that is cleared before every test, and what is computed from it is
+    keyed by its content hash, so warm caches give what cold ones would."""
+    import os
+    from unittest import mock
+
+    with mock.patch.dict(os.environ):
+        yield lambda path: os.environ.__setitem__("HELM_OUTPUT", str(path))
 
 
 @pytest.fixture(scope="session")

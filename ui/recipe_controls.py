@@ -41,6 +41,7 @@ MISSING_CAPTIONS = {
 WEIGHT_KEYS: dict[str, str] = {g: f"w_{g}" for g in ranking.RECIPE_GROUPS}
 QUERY_KEYS: tuple[str, ...] = (RECIPE_KEY, MISSING_KEY, *WEIGHT_KEYS.values())  # every key the controls bind
 _PENDING = "_recipe_pending"
+_RESTORED = "_recipe_restored"
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,12 @@ def recipe_controls(coverage: pd.Series | None = None, n_models: int | None = No
                 on_change=_to_custom, help=help_text,
             ))
 
+    if target is not None and not any(raw.values()) and not st.session_state.get(_RESTORED):
+        # A built-in recipe with no weight at all is no hand-made link: the browser's Back or Forward to a page whose
+        # address carries no weights resets the bound sliders to 0. The recipe's own weights, once.
+        st.session_state[_RESTORED] = True
+        st.rerun()
+    st.session_state.pop(_RESTORED, None)
     if target is not None and raw != target:
         # Only a hand-made link gets here (the link's weights win, as custom weights).
         st.session_state[_PENDING] = (f"The link's weights differ from the '{name}' recipe, "

@@ -157,6 +157,13 @@ def hostile_suite(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.fixture
+def on_hostile_suite(set_helm_output, hostile_suite):
+    """The hostile suite as the server's configured output, for one test."""
+    set_helm_output(hostile_suite)
+    return hostile_suite
+
+
 INF_TEXT = re.compile(r"(?<![\w.])-?inf(?![\w])|\d{40,}")
 
 
@@ -180,11 +187,10 @@ def _literal(at, where) -> set[str]:
 
 
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
-def test_a_hostile_suite_never_raises_nor_prints_inf(monkeypatch, hostile_suite, spec):
+def test_a_hostile_suite_never_raises_nor_prints_inf(on_hostile_suite, spec):
     """Every page and every slide on the hostile suite: no exception, no 'inf' or 300-digit number shown, every name
     shown literally (Markdown escaped as helm_core.escape.markdown does, no entity; chart text escaped for plotly);
     the data page says which values were left out and which run folder was."""
-    monkeypatch.setenv("HELM_OUTPUT", str(hostile_suite))
     at = open_story_page(spec.file, query={"cohort": "all", **H.LINKS.get(spec.url_path, {})})
     seen: set[str] = set()
     for label in L.walk_slides(at):
@@ -217,11 +223,10 @@ def test_a_hostile_suite_never_raises_nor_prints_inf(monkeypatch, hostile_suite,
 
 @pytest.mark.parametrize("mode", ["presenter", "phone"])
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
-def test_a_hostile_suite_shows_names_literally_on_stage_and_phone(monkeypatch, hostile_suite, spec, mode):
+def test_a_hostile_suite_shows_names_literally_on_stage_and_phone(on_hostile_suite, spec, mode):
     """The same walk in presenter mode (?present=1) and on a phone (ui.viewport's probe says so): the charts are
     built for the screen (names wrapped, rows named above their marks, upright heads), and still show every name
     literally."""
-    monkeypatch.setenv("HELM_OUTPUT", str(hostile_suite))
     query = {"cohort": "all", **({"present": "1"} if mode == "presenter" else {}), **H.LINKS.get(spec.url_path, {})}
     session = {"_viewport": {"bucket": "phone"}} if mode == "phone" else {}
     at = open_story_page(spec.file, query=query, session=session)

@@ -34,8 +34,8 @@ def groups_files(root: Path) -> list[Path]:
     return files
 
 
-def open_suite(monkeypatch, root: Path, query: dict | None = None):
-    monkeypatch.setenv("HELM_OUTPUT", str(root))
+def open_suite(set_helm_output, root: Path, query: dict | None = None):
+    set_helm_output(root)
     return open_page(PAGE, query={"cohort": "all", **(query or {})})
 
 
@@ -122,10 +122,10 @@ def expected_point(file: str, n_tables: int, raw: dict) -> str:
 
 
 @pytest.mark.parametrize("root", [SUITE, DEMO], ids=lambda p: p.name)
-def test_the_point_and_the_bars_follow_the_open_table(monkeypatch, root):
+def test_the_point_and_the_bars_follow_the_open_table(set_helm_output, root):
     """On every table of every groups file: the point names the file, the table and HELM's top model by its own
     aggregate (else the first column with a number), and the bars rank the models by it, best first."""
-    at = open_suite(monkeypatch, root)
+    at = open_suite(set_helm_output, root)
     files = groups_files(root)
     for f in files:
         doc = json.loads(f.read_text())
@@ -191,10 +191,10 @@ def test_presenter_mode_draws_the_bars_first():
 
 
 @pytest.mark.parametrize("root", [SUITE, DEMO], ids=lambda p: p.name)
-def test_every_table_of_every_group_file_cell_for_cell(monkeypatch, root):
+def test_every_table_of_every_group_file_cell_for_cell(set_helm_output, root):
     """Every groups file of the suite, its per-scenario files included (one used to crash the page: 'Tab labels
     must be non-empty'), opens with a tab per table labelled with HELM's title."""
-    at = open_suite(monkeypatch, root)
+    at = open_suite(set_helm_output, root)
     files = groups_files(root)
     group_box = [s for s in at.selectbox if s.key == "lb_group"]
     assert [f.stem for f in files] == (group_box[0].options if group_box else [files[0].stem])
@@ -213,8 +213,8 @@ def test_every_table_of_every_group_file_cell_for_cell(monkeypatch, root):
     assert described > 0
 
 
-def test_missing_cells_show_the_dash_and_are_counted(monkeypatch):
-    at = open_suite(monkeypatch, DEMO)
+def test_missing_cells_show_the_dash_and_are_counted(set_helm_output):
+    at = open_suite(set_helm_output, DEMO)
     proto = at.dataframe[0].proto
     assert proto.placeholder == "–"
     # The demo's Accuracy table: Tiny local model has no NarrativeQA value ("No matching runs").
@@ -222,9 +222,9 @@ def test_missing_cells_show_the_dash_and_are_counted(monkeypatch):
     assert "HELM flags 1 cell as contaminated" in plain(at)  # BLOOM on BoolQ (contamination_level strong)
 
 
-def test_a_cell_without_loaded_runs_says_so(monkeypatch):
+def test_a_cell_without_loaded_runs_says_so(set_helm_output):
     # The demo's tables name a run "fixture", which is not a run folder of the suite.
-    at = open_suite(monkeypatch, DEMO, {"lb_model": "GPT-J (6B)", "lb_column_0": "MMLU - EM"})
+    at = open_suite(set_helm_output, DEMO, {"lb_model": "GPT-J (6B)", "lb_column_0": "MMLU - EM"})
     assert at.selectbox(key="lb_model").value == "GPT-J (6B)"
     assert at.selectbox(key="lb_column_0").value == "MMLU - EM"
     t = plain(at)
@@ -242,10 +242,10 @@ def test_later_releases_rebuilt_per_measured_group(release):
     assert "in Efficiency, HELM's published" in plain(at)
 
 
-def test_each_table_keeps_its_own_column_pick(monkeypatch):
+def test_each_table_keeps_its_own_column_pick(set_helm_output):
     """A column picked under one table (and in the link) is not carried into another table's picker: every table's
     picker has its own key (lb_column_<tab>), and keeps its pick while another tab is open."""
-    at = open_suite(monkeypatch, SUITE, {"lb_column_0": "Mean win rate"})
+    at = open_suite(set_helm_output, SUITE, {"lb_column_0": "Mean win rate"})
     assert at.selectbox(key="lb_column_0").value == "Mean win rate"
     open_table(at, "Efficiency")
     assert at.selectbox(key="lb_column_1").value == "bAbI - Observed inference time (s)"  # its own default
@@ -256,7 +256,7 @@ def test_each_table_keeps_its_own_column_pick(monkeypatch):
     assert {"lb_column_0", "lb_column_1", "lb_column_2", "lb_column_3", "lb_table_4", "lb_column_4_0"} <= keys
 
 
-def test_a_cell_links_to_its_runs_filtered_to_model_and_scenario(monkeypatch, tmp_path):
+def test_a_cell_links_to_its_runs_filtered_to_model_and_scenario(set_helm_output, tmp_path):
     """A suite whose table cells name its run folders (as helm-summarize writes them): the cell's link opens
     Prompts & Completions on that model, scenario and run."""
     root = tmp_path / "suite"
@@ -266,7 +266,7 @@ def test_a_cell_links_to_its_runs_filtered_to_model_and_scenario(monkeypatch, tm
     mmlu = "mmlu:subject=philosophy,method=multiple_choice_joint,model=eleutherai_gpt-j-6b"
     doc[0]["rows"][0][2]["run_spec_names"] = [mmlu]
     core.write_text(json.dumps(doc))
-    at = open_suite(monkeypatch, root, {"lb_model": "GPT-J (6B)", "lb_column_0": "MMLU - EM"})
+    at = open_suite(set_helm_output, root, {"lb_model": "GPT-J (6B)", "lb_column_0": "MMLU - EM"})
     links = page_links(at)
     label = escape.markdown("Open the 1 run behind this cell in Prompts & Completions (GPT-J (6B) on MMLU)")
     assert links[label] == {"runs_model": "GPT-J (6B)", "runs_scenario": "MMLU", "run": mmlu}
@@ -276,21 +276,21 @@ def test_a_cell_links_to_its_runs_filtered_to_model_and_scenario(monkeypatch, tm
     assert runs.selectbox(key="run").value == mmlu and runs.selectbox(key="run").options == [mmlu]
 
 
-def test_a_run_in_two_folders_is_one_run_behind_its_cell(monkeypatch, tmp_path):
+def test_a_run_in_two_folders_is_one_run_behind_its_cell(set_helm_output, tmp_path):
     """Two run folders holding one run name (a copied folder): the loader keeps one, and the cell that HELM backs
     with that run says 1 run, not 2."""
     root = tmp_path / "out"
     shutil.copytree(SUITE, root)
     babi = "babi_qa:task=15,model=local_tiny-gpt2"
     shutil.copytree(root / "runs" / "my-suite" / babi, root / "runs" / "my-suite" / f"{babi} copy")
-    at = open_suite(monkeypatch, root, {"lb_model": "Tiny GPT-2 (local)", "lb_column_0": "bAbI - EM"})
+    at = open_suite(set_helm_output, root, {"lb_model": "Tiny GPT-2 (local)", "lb_column_0": "bAbI - EM"})
     found = [p.label for p in at.get("page_link") if "behind this cell" in p.label]
     assert [escape.unmarkdown(x) for x in found] == [
         "Open the 1 run behind this cell in Prompts & Completions (Tiny GPT-2 (local) on bAbI)"]
 
 
-def test_0516_core_tables_and_quirks(monkeypatch):
-    at = open_suite(monkeypatch, SUITE)
+def test_0516_core_tables_and_quirks(set_helm_output):
+    at = open_suite(set_helm_output, SUITE)
     assert at.selectbox(key="lb_group").options == ["core_scenarios", "babi_qa", "legal_support", "lsat_qa", "sst"]
     assert labels(at) == ["Accuracy", "Efficiency", "General information", "Calibration"]
     assert "HELM's own tables from runs/my-suite/groups/core_scenarios.json" in plain(at)
@@ -305,21 +305,21 @@ def test_0516_core_tables_and_quirks(monkeypatch):
 
 
 @pytest.mark.parametrize("group, label", [("sst", "SST"), ("legal_support", "LegalSupport")])
-def test_a_scenario_table_helm_titled_empty_opens_in_the_suite_and_alone(monkeypatch, group, label):
+def test_a_scenario_table_helm_titled_empty_opens_in_the_suite_and_alone(set_helm_output, group, label):
     """helm-summarize titles a scenario without arguments "" (as the genuine HELM safety suite's four per-scenario
     files): the tab is labelled with HELM's run group, in the suite and when the file is loaded alone."""
     path = MY / "groups" / f"{group}.json"
     assert json.loads(path.read_text())[0]["title"] == ""
-    at = open_suite(monkeypatch, SUITE, {"lb_group": group})
+    at = open_suite(set_helm_output, SUITE, {"lb_group": group})
     assert labels(at) == [label]
     assert at.dataframe[0].value.columns[0] == "Model/adapter"
-    alone = open_suite(monkeypatch, path)
+    alone = open_suite(set_helm_output, path)
     assert labels(alone) == [label] and len(alone.dataframe) == 1
     assert f"in {label}," in plain(alone)
 
 
-def test_0516_lsat_cell_links_to_joint_and_separate_runs(monkeypatch):
-    at = open_suite(monkeypatch, SUITE, {"lb_model": "Pythia (70M)", "lb_column_0": "LSAT - EM"})
+def test_0516_lsat_cell_links_to_joint_and_separate_runs(set_helm_output):
+    at = open_suite(set_helm_output, SUITE, {"lb_model": "Pythia (70M)", "lb_column_0": "LSAT - EM"})
     assert "Pythia (70M) · LSAT - EM: 0.7" in plain(at)
     links = page_links(at)
     label = escape.markdown("Open the 2 runs behind this cell in Prompts & Completions (Pythia (70M) on LSAT)")
@@ -328,21 +328,21 @@ def test_0516_lsat_cell_links_to_joint_and_separate_runs(monkeypatch):
     assert runs.selectbox(key="run").options == [JOINT, SEPARATE]
 
 
-def test_0516_time_cell_reads_at_its_scale(monkeypatch):
+def test_0516_time_cell_reads_at_its_scale(set_helm_output):
     """HELM's 1.94e-05 s of observed time is read as 19.4 µs in the cell detail, not as '1.94e-05' or '0.000'."""
-    at = open_suite(monkeypatch, SUITE, {"lb_table": "Efficiency", "lb_model": "Tiny GPT-2 (local)",
+    at = open_suite(set_helm_output, SUITE, {"lb_table": "Efficiency", "lb_model": "Tiny GPT-2 (local)",
                                          "lb_column_1": "bAbI - Observed inference time (s)"})
     assert "Tiny GPT-2 (local) · bAbI - Observed inference time (s): 19.4 µs" in plain(at)
     assert "in Efficiency, HELM's Mean win rate puts Tiny GPT-2 (local) first" in plain(at)
 
 
-def test_0516_cell_without_a_value(monkeypatch):
-    at = open_suite(monkeypatch, SUITE, {"lb_model": "Tiny GPT-2 (local)", "lb_column_0": "LSAT - EM"})
+def test_0516_cell_without_a_value(set_helm_output):
+    at = open_suite(set_helm_output, SUITE, {"lb_model": "Tiny GPT-2 (local)", "lb_column_0": "LSAT - EM"})
     t = plain(at)
     assert "Tiny GPT-2 (local) · LSAT - EM: –" in t and "HELM lists no run behind this cell (no matching runs)." in t
 
 
-def test_text_from_the_files_stays_text(monkeypatch, tmp_path):
+def test_text_from_the_files_stays_text(set_helm_output, tmp_path):
     """Descriptions (tooltips render Markdown) and cell descriptions from a groups file are escaped: they read back
     as written, and no image, link or tag is made of them."""
     hostile = "![x](http://127.0.0.9:9/p.png) <b>bold</b> [link](http://127.0.0.9:9/)"
@@ -352,7 +352,7 @@ def test_text_from_the_files_stays_text(monkeypatch, tmp_path):
             "rows": [[{"value": "m"}, {"value": 0.5, "description": hostile, "run_spec_names": ["s:model=m"]}]]}]
     (tmp_path / "groups").mkdir()
     (tmp_path / "groups" / "core_scenarios.json").write_text(json.dumps(doc))
-    at = open_suite(monkeypatch, tmp_path / "groups" / "core_scenarios.json")
+    at = open_suite(set_helm_output, tmp_path / "groups" / "core_scenarios.json")
     helptext = header_help(at)["S - EM"]
     assert escape.unmarkdown(helptext) == hostile + "\n\nHigher is better."
     assert "](" not in helptext.replace("\\](", "") and "<b>" not in helptext
@@ -372,10 +372,10 @@ def hostile_file(tmp_path) -> Path:
     return path
 
 
-def test_hostile_names_read_literally_everywhere(monkeypatch, hostile_file):
+def test_hostile_names_read_literally_everywhere(set_helm_output, hostile_file):
     """Model, scenario, metric and table names full of `_ * [ ] < > & | $ ~` read as the loader holds them in the
     point, the tabs, the table's header and cells, the bars and the cell detail: no entity, no stray backslash."""
-    at = open_suite(monkeypatch, hostile_file)
+    at = open_suite(set_helm_output, hostile_file)
     model, other, title, column = H.MODEL, H.OTHER, H.TITLE, H.COLUMN  # as written in the file
     body = texts(at)
     assert not [e for e in H.ENTITIES if e in body]
@@ -391,10 +391,10 @@ def test_hostile_names_read_literally_everywhere(monkeypatch, hostile_file):
     assert f"{model} · {column}: 0.7" in shown  # the cell detail: the first column with runs behind it
 
 
-def test_a_refused_value_is_named_under_its_table(monkeypatch, hostile_file):
+def test_a_refused_value_is_named_under_its_table(set_helm_output, hostile_file):
     """An Infinity cell is left out (shown as '–'), and the caption under its table names it; a NaN cell is no
     value, as HELM's own blanks."""
-    at = open_suite(monkeypatch, hostile_file)
+    at = open_suite(set_helm_output, hostile_file)
     second = helm_output.read_helm_output(hostile_file).leaderboard()[1]
     assert len(second.rejected) == 1
     open_section(at, section_labels(at)[1])

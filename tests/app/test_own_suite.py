@@ -64,9 +64,9 @@ def suite() -> dict:
 
 
 @pytest.fixture(autouse=True)
-def _own_suite(monkeypatch):
+def _own_suite(set_helm_output):
     """Every page of this file shows the suite (the server path given at start-up, as `HELM_OUTPUT`)."""
-    monkeypatch.setenv("HELM_OUTPUT", str(FIX))
+    set_helm_output(FIX)
 
 
 def _text(at) -> str:

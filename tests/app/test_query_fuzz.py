@@ -87,13 +87,13 @@ def hostile_suite(tmp_path_factory):
 
 
 @pytest.mark.parametrize("path", ["leaderboard", "data", "grid", "metrics"])
-def test_garbage_query_values_on_a_loaded_suite(monkeypatch, hostile_suite, path):
+def test_garbage_query_values_on_a_loaded_suite(set_helm_output, hostile_suite, path):
     """On a suite with groups files the leaderboard declares a key per group file and per table (lb_group,
     lb_table_<group>, lb_column_<table>, lb_column_<group>_<table>); the grid and the metrics page take a cell
     (`Scenario|group`) whose scenario holds a `|` itself: garbage, Markdown-laden values and the suite's own hostile
     names in each, one page open per seed, never raise; the open tab and the pickers keep valid values only, and
     every name on the page still reads literally."""
-    monkeypatch.setenv("HELM_OUTPUT", str(hostile_suite))
+    set_helm_output(hostile_suite)
     spec = nav.spec_for(path)
     keys = sorted(open_page(spec.file, query={"cohort": "all"}).session_state["_qp_allowed"])
     if path == "leaderboard":

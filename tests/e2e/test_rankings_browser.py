@@ -257,3 +257,19 @@ def test_a_linked_custom_recipe_survives_a_direct_switch_to_cost_and_back(server
     assert "Accuracy 29%" in label and "Toxicity 71%" in label, label
     assert checked(page, "Recipe") == "custom"
     assert slider_value(page, "Toxicity") == "5"
+
+
+def test_the_browsers_back_button_returns_to_the_podium_as_it_was(server, page):
+    """Regression: Back from Capability vs Cost to the podium opened with a link that carries no weight (the default
+    recipe) reset every bound slider to 0 in the browser, and the podium showed "These weights cannot make a
+    ranking" under a custom recipe (ui.recipe_controls now restores the recipe's own weights)."""
+    open_url(page, f"{server}/podium")
+    before = podium_block(page, "This app's recipe: Holistic")
+    nav_to(page, "Capability vs Cost Pressure", "cost")
+    page.go_back()
+    page.wait_for_function("() => location.pathname.endsWith('/podium')", timeout=60_000)
+    wait_settled(page)
+    assert "cannot make a ranking" not in main_text(page)
+    assert checked(page, "Recipe") == "holistic"
+    assert podium_block(page, "This app's recipe: Holistic") == before
+    assert_clean(page)

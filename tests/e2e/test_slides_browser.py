@@ -24,7 +24,7 @@ import shutil
 from ui import nav
 
 from bench import a11y
-from .helpers import TOOLS, assert_clean, each_section, open_url
+from .helpers import TOOLS, assert_clean, each_section, go_in_app, open_url
 from .slide_probe import problems
 
 PAGES = nav.available_pages()
@@ -84,8 +84,8 @@ def test_phone_no_page_scrolls_sideways_and_chart_labels_stay_inside(server, bro
     page = ctx.new_page()
     found: list[str] = []
     try:
-        for spec in PAGES:
-            open_url(page, f"{server}/{spec.url_path}")
+        for i, spec in enumerate(PAGES):
+            (go_in_app if i else open_url)(page, f"{server}/{spec.url_path}")  # one session, as a visitor
             for section in each_section(page):
                 where = (spec.url_path or "home") + (f" · {section}" if section else "")
                 assert_clean(page)
