@@ -208,10 +208,10 @@ def _clear_streamlit_caches(request):
 
 @pytest.fixture
 def set_helm_output():
-    """`set_helm_output(path)` sets HELM_OUTPUT, the server's start-up path, for the rest of this test (the environment is
-    restored after it). Unlike `monkeypatch`, the test keeps warm caches: the configured output is read once per
-    process into an st.cache_resource store that is cleared before every test, and what is computed from it is
-    keyed by its content hash, so warm caches give what cold ones would."""
+    """`set_helm_output(path)` sets HELM_OUTPUT, the server's start-up path, for the rest of this test (the
+    environment is restored after it). Unlike `monkeypatch`, the test keeps warm caches: the configured output is
+    read once per process into an st.cache_resource store that is cleared before every test, and what is computed
+    from it is keyed by its content hash, so warm caches give what cold ones would."""
     import os
     from unittest import mock
 

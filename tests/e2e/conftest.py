@@ -19,8 +19,10 @@ How to write a browser test (so the suite stays within its 10 minutes):
 - Before adding a walk over every page (and section), check whether one of the existing walks can carry the new
   check: test_pages_browser.py (every page and section, 1400 × 900: clean, charts drawn, accessible names, and
   the deploy checks: network and file system),
-  test_slides_browser.py (the presenter route at 1280 × 720 in both themes on one walk of the pre-show check; every page
-  at 390 × 844), the release walk in test_pages_browser.py (every page on Lite)."""
+  test_slides_browser.py (the presenter route at 1280 × 720 in both themes on one walk of the pre-show check;
+  every page at 390 × 844), the release walk in test_pages_browser.py (every page on Lite). A walk opens its first
+  page and reaches the others in the same session (helpers.go_in_app, as Back and Forward do): a page load costs
+  Chromium twice what a run does."""
 from __future__ import annotations
 
 import contextlib
