@@ -71,11 +71,11 @@ def open_url(page, url: str) -> float:
 # moving through the app by its links is in one session too. Each further page then costs the browser a run, not
 # the frontend's whole start: 16 pages at 390 × 844 took Chromium 10 CPU-s instead of 23.
 GO_JS = """url => {
-  const app = document.querySelector('[data-testid="stApp"]');
   if (window.__helmRuns) window.__helmRuns.disconnect();
-  window.__helmRan = false;  // set by any change of the run state: the run this navigation starts has begun
+  window.__helmRan = false;  // set by any change of a run state: the run this navigation starts has begun
   window.__helmRuns = new MutationObserver(() => { window.__helmRan = true; });
-  window.__helmRuns.observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  window.__helmRuns.observe(document.documentElement,
+                            {attributes: true, subtree: true, attributeFilter: ['data-test-script-state']});
   history.pushState({}, '', url);
   window.dispatchEvent(new PopStateEvent('popstate', {state: {}}));
 }"""
@@ -83,10 +83,18 @@ GO_JS = """url => {
 
 def go_in_app(page, url: str) -> float:
     """Move a loaded page of the app to `url` (on the same server) in its session, as Back and Forward do, and wait
-    until the run that starts has settled; return seconds."""
+    until the run that starts has settled; return seconds. When no run starts within 20 s (seen once in a full
+    suite's run under load, cause not pinned down: no run state changed for 60 s), the page is loaded instead,
+    with a warning in the test summary, so the page is still checked."""
+    import warnings
+
     t0 = time.perf_counter()
     page.evaluate(GO_JS, url)
-    page.wait_for_function("() => window.__helmRan === true", timeout=60_000)
+    try:
+        page.wait_for_function("() => window.__helmRan === true", timeout=20_000)
+    except Exception:  # noqa: BLE001 - Playwright's TimeoutError: load the page instead
+        warnings.warn(f"in-app navigation to {url} started no run within 20 s; loaded it instead", stacklevel=2)
+        page.goto(url, wait_until="domcontentloaded")
     wait_settled(page)
     return time.perf_counter() - t0
 
