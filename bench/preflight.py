@@ -36,8 +36,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run", "--disable-quic"]
 COUNTER = re.compile(r"Step (\d+) of (\d+)")
 THEMES = ("light", "dark")
-BACKGROUND_JS = ("() => getComputedStyle(document.querySelector('[data-testid=\"stApp\"]') || document.body)"
-                 ".backgroundColor")
 IGNORED_CONSOLE = ("net::ERR", "Failed to load resource", "favicon", "webhooks", "Content Security Policy")
 
 
@@ -181,6 +179,8 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
 def _switch_theme(page, scheme: str, timeout_ms: int) -> str | None:
     """Switch the browser's colour scheme; the app, following the system theme, redraws in it. Returns a problem
     when its background does not change (a link that fixes a theme, `theme=` or `embed_options`)."""
+    from tests.e2e.slide_probe import BACKGROUND_JS
+
     if re.search(r"embed_options=(light|dark)_theme", page.url):
         return f"the page did not switch to {scheme}: its link fixes the theme (`theme=` / `embed_options`)"
     before = page.evaluate(BACKGROUND_JS)
