@@ -70,12 +70,38 @@ def open_url(page, url: str) -> float:
 # frontend runs the page the address names, with its query, in the same session (its `popstate` handler). A visitor
 # moving through the app by its links is in one session too. Each further page then costs the browser a run, not
 # the frontend's whole start: 16 pages at 390 × 844 took Chromium 10 CPU-s instead of 23.
-GO_JS = """url => {
+# Watch for the next run: `window.__helmRan` turns true at any change of a run state (anywhere in the document),
+# so a wait after a click or a key knows the run it started has begun, not only that the page is idle (a widget
+# bound to the URL writes the address at once, before its run starts; on a busy machine that run can start later
+# than `wait_settled`'s first pause).
+WATCH_RUNS_JS = """() => {
   if (window.__helmRuns) window.__helmRuns.disconnect();
-  window.__helmRan = false;  // set by any change of a run state: the run this navigation starts has begun
+  window.__helmRan = false;
   window.__helmRuns = new MutationObserver(() => { window.__helmRan = true; });
   window.__helmRuns.observe(document.documentElement,
                             {attributes: true, subtree: true, attributeFilter: ['data-test-script-state']});
+}"""
+RAN_JS = "() => window.__helmRan !== false"  # true too when no watch was set
+
+
+def watch_runs(page) -> None:
+    """Call before the click or key whose run a later `wait_run` (or a test's own wait on RAN_JS) waits for."""
+    page.evaluate(WATCH_RUNS_JS)
+
+
+def wait_run(page, timeout_ms: int = 60_000) -> float:
+    """After `watch_runs` and an input: wait until a run has started and the page has settled; return seconds."""
+    t0 = time.perf_counter()
+    page.wait_for_function(RAN_JS, timeout=timeout_ms)
+    wait_settled(page)
+    return time.perf_counter() - t0
+
+
+# In-app navigation as the browser's Back and Forward do it: the address changes without a reload, and Streamlit's
+# frontend runs the page the address names, with its query, in the same session (its `popstate` handler). A visitor
+# moving through the app by its links is in one session too. Each further page then costs the browser a run, not
+# the frontend's whole start: 16 pages at 390 × 844 took Chromium 10 CPU-s instead of 23.
+GO_JS = """url => {
   history.pushState({}, '', url);
   window.dispatchEvent(new PopStateEvent('popstate', {state: {}}));
 }"""
@@ -89,9 +115,10 @@ def go_in_app(page, url: str) -> float:
     import warnings
 
     t0 = time.perf_counter()
+    watch_runs(page)
     page.evaluate(GO_JS, url)
     try:
-        page.wait_for_function("() => window.__helmRan === true", timeout=20_000)
+        page.wait_for_function(RAN_JS, timeout=20_000)
     except Exception:  # noqa: BLE001 - Playwright's TimeoutError: load the page instead
         warnings.warn(f"in-app navigation to {url} started no run within 20 s; loaded it instead", stacklevel=2)
         page.goto(url, wait_until="domcontentloaded")

@@ -3,7 +3,7 @@ URL state round trips (written by the browser, read back in a fresh context), an
 pages and between the podium's sections."""
 from __future__ import annotations
 
-from .helpers import NAV, assert_clean, open_section, open_url, wait_settled
+from .helpers import NAV, RAN_JS, assert_clean, open_section, open_url, wait_settled, watch_runs
 
 
 def radio(page, label: str):
@@ -40,8 +40,16 @@ def podium_block(page, title: str) -> str:
     return text[start:start + 200].strip().split("\n\n")[0]
 
 
+def choose(page, label: str, option: str) -> None:
+    """Click `option` of the radio `label`, watching for the run it starts (its address changes first: the radios
+    are bound to the URL, so `wait_url` waits for that run too, not only for the address)."""
+    watch_runs(page)
+    radio(page, label).get_by_text(option, exact=True).click()
+
+
 def wait_url(page, fragment: str) -> None:
     page.wait_for_function(f"() => location.search.includes({fragment!r})", timeout=60_000)
+    page.wait_for_function(RAN_JS, timeout=60_000)
     wait_settled(page)
 
 
@@ -110,12 +118,13 @@ def test_cost_renders_cleanly_with_its_chart(server, page):
 
 def test_podium_recipe_and_weights_round_trip_through_the_url(server, browser, page):
     open_url(page, f"{server}/podium")
-    radio(page, "Recipe").get_by_text("safety", exact=True).click()
+    choose(page, "Recipe", "safety")
     wait_url(page, "recipe=safety")
     assert "w_bias=3" in page.url and "w_toxicity=3" in page.url
     # a keyboard step on the Accuracy slider makes the recipe custom
     assert page.locator('[data-testid="stSlider"]').count() == 0  # no slider drawn until the popover opens
     weight_slider(page, "Accuracy").get_by_role("slider").focus()
+    watch_runs(page)
     page.keyboard.press("ArrowRight")
     wait_url(page, "recipe=custom")
     wait_url(page, "w_accuracy=2")
@@ -138,7 +147,7 @@ def test_podium_recipe_and_weights_round_trip_through_the_url(server, browser, p
 
 def test_top_n_and_policy_round_trip(server, browser, page):
     open_url(page, f"{server}/podium?cohort=all")
-    radio(page, "A model with no value").get_by_text("exclude", exact=True).click()
+    choose(page, "A model with no value", "exclude")
     wait_url(page, "missing=exclude")
     text = main_text(page)
     assert "are left out; 25 are ranked" in text
@@ -152,14 +161,14 @@ def test_top_n_and_policy_round_trip(server, browser, page):
 
 def test_the_recipe_carries_across_the_podium_sections_and_a_link(server, browser, page):
     open_url(page, f"{server}/podium")
-    radio(page, "Recipe").get_by_text("safety", exact=True).click()
+    choose(page, "Recipe", "safety")
     wait_url(page, "recipe=safety")
     podium = podium_block(page, "This app's recipe: Safety push")
     open_section(page, "Robustness")
     assert_clean(page)
     assert checked(page, "Recipe") == "safety"
     assert "recipe=safety" in page.url and "w_bias=3" in page.url
-    radio(page, "How far the weights wander").get_by_text("large", exact=True).click()
+    choose(page, "How far the weights wander", "large")
     wait_url(page, "spread=large")
     stability_chart = '[data-testid="stPlotlyChart"][aria-label^="Podium stability"]'
     stability = page.locator(stability_chart).get_attribute("aria-label")
@@ -199,7 +208,7 @@ def test_the_recipe_survives_a_switch_to_cost_from_a_later_podium_section(server
 
 def test_cost_axis_round_trip(server, browser, page):
     open_url(page, f"{server}/cost?cohort=all")
-    radio(page, "Cost (y").get_by_text("params", exact=True).click()
+    choose(page, "Cost (y", "params")
     wait_url(page, "cost=params")
     assert 'In the band "size undisclosed": 2 of 67 models' in main_text(page)
     ctx = browser.new_context()
@@ -213,9 +222,9 @@ def test_cost_axis_round_trip(server, browser, page):
 
 def test_the_recipe_is_shared_between_podium_and_cost(server, page):
     open_url(page, f"{server}/podium")
-    radio(page, "Recipe").get_by_text("safety", exact=True).click()
+    choose(page, "Recipe", "safety")
     wait_url(page, "recipe=safety")
-    radio(page, "A model with no value").get_by_text("exclude", exact=True).click()
+    choose(page, "A model with no value", "exclude")
     wait_url(page, "missing=exclude")
     page.locator(NAV).get_by_text("Capability vs Cost Pressure").click()
     page.wait_for_function("() => location.pathname.endsWith('/cost')", timeout=60_000)
