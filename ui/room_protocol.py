@@ -195,6 +195,18 @@ def apply_commands(commands: Iterable[str], position: int, of: int) -> int:
     return position
 
 
+def command_origin(published_page: str | None, published_slide: int, published_of: int, url_path: str, of: int,
+                   session_position: int) -> int:
+    """The route index the speaker view's commands move from: the slide the presenter's screen shows, i.e. what
+    its last full run published (and what the speaker saw), when that was this page on a route of this length;
+    else the session's own position. (A poll the browser sends during a full run carries the slide widget's value
+    from before that run, and Streamlit applies it to the session state: one poll can read the slide before a
+    move, and a Previous taken then would be lost.)"""
+    if published_page == url_path and published_of == of and 0 <= published_slide < of:
+        return published_slide
+    return session_position
+
+
 def _link(page_url: str, param: str, token: str) -> str:
     parts = urlsplit(page_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:

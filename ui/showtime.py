@@ -210,14 +210,17 @@ def take_commands(url_path: str) -> None:
         r = room()
         if r is None:
             return
+        reg = rooms.registry()
         try:
-            commands = rooms.registry().take_commands(r[1])
+            commands = reg.take_commands(r[1])
+            shown = reg.snapshot_for_secret(r[1])
         except room_protocol.RoomError:
             return
         if not commands:
             return
         route = presenter.steps()
-        here = presenter.position(route, url_path)
+        here = room_protocol.command_origin(shown.page if shown.started else None, shown.slide, shown.of, url_path,
+                                            len(route), presenter.position(route, url_path))
         to = room_protocol.apply_commands(commands, here, len(route))
         if to == here:
             return

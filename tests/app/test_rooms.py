@@ -440,6 +440,19 @@ def test_apply_commands(commands, position, of, expected):
     assert room_protocol.apply_commands(commands, position, of) == expected
 
 
+# The commands move from the published slide (what the screen and the speaker show) when it is this page's, on a
+# route of this length; else from the session's position. The first row is the lost Previous of a keyboard test
+# under load: the session read slide 0 in a poll sent during the run that moved to slide 1.
+@pytest.mark.parametrize("page, slide, of, url_path, route_len, session, expected", [
+    ("", 1, 40, "", 40, 0, 1), ("grid", 5, 40, "grid", 40, 5, 5), ("grid", 5, 40, "cost", 40, 20, 20),
+    (None, 0, 1, "", 40, 3, 3), ("grid", 5, 40, "grid", 38, 4, 4), ("grid", 45, 40, "grid", 40, 4, 4),
+])
+def test_command_origin(page, slide, of, url_path, route_len, session, expected):
+    assert room_protocol.command_origin(page, slide, of, url_path, route_len, session) == expected
+    # ...and a Previous from there moves one slide back from what was shown
+    assert room_protocol.apply_commands(["prev"], expected, route_len) == max(0, expected - 1)
+
+
 def test_apply_commands_refuses_a_non_command():
     with pytest.raises(ValueError):
         room_protocol.apply_commands(["left"], 0, 10)
