@@ -107,25 +107,26 @@ def serving(extra_env: dict | None = None, script: Path = ROOT / "Home.py", cwd:
             proc.kill()
 
 
-def warm(browser, base: str) -> None:
-    """Open the app's root once in a fresh server process. Streamlit 1.67 decides per process whether the app
-    uses the legacy `pages/` directory and clears that only when Home.py's st.navigation has run; until then a
-    deep link such as /data, whose url_path equals a file name in app_pages/, runs that file on its own, without
-    Home.py's router and sidebar."""
+def warm(tabs, base: str) -> None:
+    """Open the app's root once in a fresh server process (a tab of `tabs`, the session's shared context, which
+    then holds the app's scripts in its caches). Streamlit 1.67 decides per process whether the app uses the
+    legacy `pages/` directory and clears that only when Home.py's st.navigation has run; until then a deep link
+    such as /data, whose url_path equals a file name in app_pages/, runs that file on its own, without Home.py's
+    router and sidebar."""
     from .helpers import open_url
 
-    ctx = browser.new_context()
+    tab = tabs.new_page()
     try:
-        open_url(ctx.new_page(), base)
+        open_url(tab, base)
     finally:
-        ctx.close()
+        tab.close()
 
 
 @pytest.fixture(scope="session")
-def server_proc(browser):
+def server_proc(tabs):
     """The shared server process (`.url`, `.pid`), warmed once (see `warm`)."""
     with serving() as proc:
-        warm(browser, proc.url)
+        warm(tabs, proc.url)
         yield proc
 
 
@@ -146,12 +147,34 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser):
+@pytest.fixture(scope="session")
+def tabs(browser):
+    """The session's one browser context at 1400 × 900, whose tabs are the tests' pages. A new tab is a new
+    Streamlit session as a new context is, but it shares the context's HTTP and code caches: a test's first page
+    load cost Chromium 1.5 CPU-s instead of 2.5 in a new context (each starts with cold caches). `page` clears the
+    cookies and storage its test left, so no test sees another's (the app's cookies: ui/cookies.py)."""
     ctx = browser.new_context(viewport={"width": 1400, "height": 900})
-    pg = ctx.new_page()
-    pg.console_errors = []  # type: ignore[attr-defined]
-    pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))  # type: ignore[attr-defined]
-    pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))  # type: ignore[attr-defined]
-    yield pg
+    yield ctx
     ctx.close()
+
+
+def close_tab(pg) -> None:
+    """Close a tab of `tabs` and clear what its test left in the shared context: the origin's storage and the
+    context's cookies."""
+    try:
+        pg.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }")
+    except Exception:  # noqa: BLE001 - a page that is gone or on no origin
+        pass
+    ctx = pg.context
+    pg.close()
+    ctx.clear_cookies()
+
+
+@pytest.fixture
+def page(tabs):
+    """A new tab of the shared context for the test (a new Streamlit session), at 1400 × 900."""
+    from .helpers import watch_console
+
+    pg = watch_console(tabs.new_page())
+    yield pg
+    close_tab(pg)

@@ -1,6 +1,7 @@
 """Waiting for a Streamlit page to settle, and checking it is clean."""
 from __future__ import annotations
 
+import contextlib
 import io
 import time
 import zipfile
@@ -169,6 +170,26 @@ def each_section(page):
     for label in labels[1:]:
         open_section(page, label)
         yield label
+
+
+def watch_console(pg):
+    """Collect `pg`'s console errors and uncaught exceptions for helpers.assert_clean."""
+    pg.console_errors = []  # type: ignore[attr-defined]
+    pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))  # type: ignore[attr-defined]
+    return pg
+
+
+@contextlib.contextmanager
+def another_tab(page):
+    """A new tab beside `page`, in its browser context: a new Streamlit session, as a link opened in another tab
+    is (a new tab shares the context's caches; a new context would start cold). For a round trip through the URL;
+    closed after the block."""
+    tab = watch_console(page.context.new_page())
+    try:
+        yield tab
+    finally:
+        tab.close()
 
 
 def assert_clean(page) -> None:

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .helpers import assert_clean, open_section, open_url, wait_settled
+from .helpers import another_tab, assert_clean, open_section, open_url, wait_settled
 
 PAGES = {"grid": "16 × 7 Core Grid", "coverage": "Coverage Jump", "metrics": "Metric Orbit"}
 CHART_KEYS = {
@@ -99,7 +99,7 @@ def test_grid_view_and_clicked_cell_round_trip(server, browser, page):
         ctx.close()
 
 
-def test_grid_sections_share_the_view(server, browser, page):
+def test_grid_sections_share_the_view(server, page):
     """Only the open section is built; the view picked in the grid is the one the blank-cell section explains,
     and a link opens a section in its view."""
     from .helpers import open_section
@@ -123,16 +123,11 @@ def test_grid_sections_share_the_view(server, browser, page):
     assert "96 of 112 cells measured" in main.inner_text() and "view=schema" in page.url
     assert chart(page, "grid_cells").locator(".scatterlayer .point").count() == 112
     assert_clean(page)
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    fresh.console_errors = []  # type: ignore[attr-defined]
-    try:
+    with another_tab(page) as fresh:
         open_page(fresh, f"{server}/grid?grid_section=Why+blank&view=data", PAGES["grid"])
         assert "Why each blank cell is blank (data view)" in fresh.locator('[data-testid="stMain"]').inner_text()
         assert fresh.get_by_role("tab", name="Why blank", exact=True).get_attribute("aria-selected") == "true"
         assert_clean(fresh)
-    finally:
-        ctx.close()
 
 
 def test_coverage_ground_round_trip(server, browser, page):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import another_tab, assert_clean, open_url, wait_settled
 from helm_core import critique
 
 PAGES = ["limits", "studies", "threads", "references"]
@@ -55,7 +55,7 @@ def test_reloading_a_step_5_url_shows_step_5(server, page):
     assert "step=5" in page.url
 
 
-def test_next_changes_the_url_and_the_link_opens_that_step(server, browser, page):
+def test_next_changes_the_url_and_the_link_opens_that_step(server, page):
     open_url(page, f"{server}/limits")
     page.locator(".st-key-step_next button:visible").click()
     _wait_query(page, "step=2")
@@ -66,11 +66,9 @@ def test_next_changes_the_url_and_the_link_opens_that_step(server, browser, page
     page.locator(".st-key-step_back button:visible").click()
     _wait_query(page, "step=2")
     url = page.url
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    open_url(fresh, url)
-    assert _step_heading(fresh).startswith(f"2. {STEPS[1].title}")
-    ctx.close()
+    with another_tab(page) as fresh:
+        open_url(fresh, url)
+        assert _step_heading(fresh).startswith(f"2. {STEPS[1].title}")
     assert_clean(page)
 
 
@@ -97,19 +95,17 @@ def test_bad_step_shows_step_1_and_a_notice(server, page):
     ("references", "topic", "critique", "4 of 17 entries"),
     ("threads", "thread", "safety-classification", "Safety classification"),
 ])
-def test_choice_round_trips_through_the_url(server, browser, page, path, key, option, expect):
+def test_choice_round_trips_through_the_url(server, page, path, key, option, expect):
     open_url(page, f"{server}/{path}")
     page.locator(f".st-key-{key} button:visible", has_text=re.compile(rf"^{re.escape(option)}$")).click()
     _wait_query(page, f"{key}={option}")
     assert expect in _main(page)
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    open_url(fresh, page.url)
-    assert expect in _main(fresh)
-    ctx.close()
+    with another_tab(page) as fresh:
+        open_url(fresh, page.url)
+        assert expect in _main(fresh)
 
 
-def test_studies_choice_round_trips_through_the_url(server, browser, page):
+def test_studies_choice_round_trips_through_the_url(server, page):
     """The study picker sits in the page's second section: the section and the study both go into the URL, the
     session keeps the study while another section is open, a shared link opens both, and a link to another
     section keeps its study for when the picker's section opens."""
@@ -127,20 +123,18 @@ def test_studies_choice_round_trips_through_the_url(server, browser, page):
     assert "Zoom into one study" not in _main(page)
     open_section(page, "The studies")
     assert "study=knowledge" in page.url and "Knowledge · paper §5.2" in _main(page)
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    open_url(fresh, page.url)
-    assert "Knowledge · paper §5.2" in _main(fresh)
-    assert fresh.get_by_role("tab", name="The studies", exact=True).get_attribute("aria-selected") == "true"
-    assert_clean(fresh)
-    # A link to another section keeps its study (declared with `keep`) for when the picker's section opens.
-    open_url(fresh, f"{server}/studies?studies_section=Why+narrow+studies&study=toxicity")
-    assert "Why narrow studies see what the broad grid blurs" in _main(fresh)
-    open_section(fresh, "The studies")
-    assert "Toxicity" in fresh.locator('[data-testid="stMain"] h4').first.inner_text()
-    assert "study=toxicity" in fresh.url
-    assert_clean(fresh)
-    ctx.close()
+    with another_tab(page) as fresh:
+        open_url(fresh, page.url)
+        assert "Knowledge · paper §5.2" in _main(fresh)
+        assert fresh.get_by_role("tab", name="The studies", exact=True).get_attribute("aria-selected") == "true"
+        assert_clean(fresh)
+        # A link to another section keeps its study (declared with `keep`) for when the picker's section opens.
+        open_url(fresh, f"{server}/studies?studies_section=Why+narrow+studies&study=toxicity")
+        assert "Why narrow studies see what the broad grid blurs" in _main(fresh)
+        open_section(fresh, "The studies")
+        assert "Toxicity" in fresh.locator('[data-testid="stMain"] h4').first.inner_text()
+        assert "study=toxicity" in fresh.url
+        assert_clean(fresh)
     assert_clean(page)
 
 

@@ -14,8 +14,8 @@ import pytest
 from tests import hostile_names as H
 from ui import nav
 
-from .conftest import serving, warm
-from .helpers import assert_clean, go_in_app, open_url
+from .conftest import close_tab, serving, warm
+from .helpers import assert_clean, go_in_app, open_url, watch_console
 
 # Distinct names (plotly merges equal category labels); one per line, none blank.
 NAMES = [
@@ -30,13 +30,12 @@ APP = Path(__file__).with_name("escape_app.py")
 
 
 @pytest.fixture(scope="module")
-def escape_page(browser):
+def escape_page(tabs):
     with serving(script=APP) as proc:
-        ctx = browser.new_context(viewport={"width": 1400, "height": 900})
-        page = ctx.new_page()
+        page = tabs.new_page()
         open_url(page, proc.url)
         yield page
-        ctx.close()
+        close_tab(page)
 
 
 def _text(el) -> str:
@@ -83,16 +82,13 @@ STRAY_BACKSLASH = re.compile(r"\\[!-/:-@\[-`{-~]")
 
 
 @pytest.fixture(scope="module")
-def hostile_app(browser, tmp_path_factory):
+def hostile_app(tabs, tmp_path_factory):
     suite = H.write_suite(tmp_path_factory.mktemp("hostile") / "out")
     with serving(extra_env={"HELM_OUTPUT": str(suite)}) as proc:
-        warm(browser, proc.url)
-        ctx = browser.new_context(viewport={"width": 1400, "height": 900})
-        page = ctx.new_page()
-        page.console_errors = []  # type: ignore[attr-defined]
-        page.on("pageerror", lambda e: page.console_errors.append(str(e)))  # type: ignore[attr-defined]
+        warm(tabs, proc.url)
+        page = watch_console(tabs.new_page())
         yield proc.url, page
-        ctx.close()
+        close_tab(page)
 
 
 def _problems(text: str) -> list[str]:

@@ -16,7 +16,7 @@ import re
 
 from ui import nav
 
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import assert_clean, open_url, wait_run, wait_settled, watch_runs
 
 # The focused element, and what shows its focus: a radio's or checkbox's input is drawn invisible, so its label
 # (the option) carries the outline. "indicator": an outline of at least 2 px or a box-shadow ring; "shown": the
@@ -110,10 +110,11 @@ def test_story_page_every_stop_shows_focus_and_every_control_works(server, page)
     open_url(page, f"{server}/podium")
     tab_to(page, "Recipe podium", role="tab", where="podium")
     page.keyboard.press("ArrowRight")
+    watch_runs(page)
     page.keyboard.press("Enter")
-    wait_settled(page)
+    wait_run(page)  # the run the Enter started, not only an idle page (it can start late on a busy machine)
     # The rerun redraws the tab list; keyboardOrder() puts focus back on the selected tab once the old one is gone.
-    page.wait_for_function("() => document.activeElement?.getAttribute('role') === 'tab'", timeout=5000)
+    page.wait_for_function("() => document.activeElement?.getAttribute('role') === 'tab'", timeout=15_000)
     info = focus(page)
     assert info is not None and info["name"] == "Robustness", info
     assert page.get_by_role("tab", name="Robustness").get_attribute("aria-selected") == "true"

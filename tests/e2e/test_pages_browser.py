@@ -10,7 +10,8 @@ import pytest
 
 from ui import nav
 
-from .helpers import NAV, TOOLS, assert_accessible_names, assert_clean, each_section, go_in_app, open_url, wait_settled
+from .helpers import (NAV, TOOLS, another_tab, assert_accessible_names, assert_clean, each_section, go_in_app, open_url,
+                      wait_settled)
 
 PAGES = nav.available_pages()
 
@@ -65,17 +66,15 @@ def test_every_page_renders_and_stays_on_this_machine(server_proc, page):
     assert not changed, f"the app wrote into the project folder: {changed[:10]}"
 
 
-def test_cohort_choice_goes_into_the_url_and_back(server, browser, page):
+def test_cohort_choice_goes_into_the_url_and_back(server, page):
     open_url(page, server)
     page.get_by_text("all", exact=True).first.click()  # the paper's cohort is the default; widen it
     page.wait_for_function("() => location.search.includes('cohort=all')", timeout=60_000)
     url = page.url
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    open_url(fresh, url)
-    metric = fresh.locator('[data-testid="stMetric"]').filter(has_text="Models").first
-    assert "67" in metric.inner_text()
-    ctx.close()
+    with another_tab(page) as fresh:
+        open_url(fresh, url)
+        metric = fresh.locator('[data-testid="stMetric"]').filter(has_text="Models").first
+        assert "67" in metric.inner_text()
 
 
 def test_plumbing_dot_matrix_has_hover_points(server, page):

@@ -3,7 +3,7 @@ URL state round trips (written by the browser, read back in a fresh context), an
 pages and between the podium's sections."""
 from __future__ import annotations
 
-from .helpers import NAV, RAN_JS, assert_clean, open_section, open_url, wait_settled, watch_runs
+from .helpers import NAV, RAN_JS, another_tab, assert_clean, open_section, open_url, wait_settled, watch_runs
 
 
 def radio(page, label: str):
@@ -145,21 +145,19 @@ def test_podium_recipe_and_weights_round_trip_through_the_url(server, browser, p
     ctx.close()
 
 
-def test_top_n_and_policy_round_trip(server, browser, page):
+def test_top_n_and_policy_round_trip(server, page):
     open_url(page, f"{server}/podium?cohort=all")
     choose(page, "A model with no value", "exclude")
     wait_url(page, "missing=exclude")
     text = main_text(page)
     assert "are left out; 25 are ranked" in text
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    open_url(fresh, page.url)
-    assert checked(fresh, "A model with no value") == "exclude"
-    assert "are left out; 25 are ranked" in main_text(fresh)
-    ctx.close()
+    with another_tab(page) as fresh:
+        open_url(fresh, page.url)
+        assert checked(fresh, "A model with no value") == "exclude"
+        assert "are left out; 25 are ranked" in main_text(fresh)
 
 
-def test_the_recipe_carries_across_the_podium_sections_and_a_link(server, browser, page):
+def test_the_recipe_carries_across_the_podium_sections_and_a_link(server, page):
     open_url(page, f"{server}/podium")
     choose(page, "Recipe", "safety")
     wait_url(page, "recipe=safety")
@@ -173,14 +171,12 @@ def test_the_recipe_carries_across_the_podium_sections_and_a_link(server, browse
     stability_chart = '[data-testid="stPlotlyChart"][aria-label^="Podium stability"]'
     stability = page.locator(stability_chart).get_attribute("aria-label")
     # the link opens the same section with the same recipe and spread
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    open_url(fresh, page.url)
-    assert_clean(fresh)
-    assert fresh.get_by_role("tab", name="Robustness", exact=True).get_attribute("aria-selected") == "true"
-    assert checked(fresh, "Recipe") == "safety" and checked(fresh, "How far the weights wander") == "large"
-    assert fresh.locator(stability_chart).get_attribute("aria-label") == stability
-    ctx.close()
+    with another_tab(page) as fresh:
+        open_url(fresh, page.url)
+        assert_clean(fresh)
+        assert fresh.get_by_role("tab", name="Robustness", exact=True).get_attribute("aria-selected") == "true"
+        assert checked(fresh, "Recipe") == "safety" and checked(fresh, "How far the weights wander") == "large"
+        assert fresh.locator(stability_chart).get_attribute("aria-label") == stability
     # back in the first section, the podium has the recipe
     open_section(page, "Recipe podium")
     assert_clean(page)
@@ -206,18 +202,16 @@ def test_the_recipe_survives_a_switch_to_cost_from_a_later_podium_section(server
     assert checked(page, "Recipe") == "custom" and checked(page, "A model with no value") == "exclude"
 
 
-def test_cost_axis_round_trip(server, browser, page):
+def test_cost_axis_round_trip(server, page):
     open_url(page, f"{server}/cost?cohort=all")
     choose(page, "Cost (y", "params")
     wait_url(page, "cost=params")
     assert 'In the band "size undisclosed": 2 of 67 models' in main_text(page)
-    ctx = browser.new_context()
-    fresh = ctx.new_page()
-    open_url(fresh, page.url)
-    assert_clean(fresh)
-    assert checked(fresh, "Cost (y") == "params"
-    assert 'In the band "size undisclosed": 2 of 67 models' in main_text(fresh)
-    ctx.close()
+    with another_tab(page) as fresh:
+        open_url(fresh, page.url)
+        assert_clean(fresh)
+        assert checked(fresh, "Cost (y") == "params"
+        assert 'In the band "size undisclosed": 2 of 67 models' in main_text(fresh)
 
 
 def test_the_recipe_is_shared_between_podium_and_cost(server, page):

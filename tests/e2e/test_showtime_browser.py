@@ -30,11 +30,11 @@ SPEAKER = re.compile(r"(\d+) of (\d+)")
 
 
 @pytest.fixture(scope="module")
-def live_server(browser):
+def live_server(tabs):
     from .conftest import serving, warm
 
     with serving() as proc:
-        warm(browser, proc.url)
+        warm(tabs, proc.url)
         yield proc.url
 
 

@@ -80,11 +80,11 @@ def test_uploads_do_not_leak_to_other_sessions(server, browser, page, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def local_server(browser):
+def local_server(tabs):
     """A second server, started as a local user would: HELM_OUTPUT points at the fixture suite (warmed like the
     shared one: conftest.warm)."""
     with serving({"HELM_OUTPUT": str(SUITE)}) as proc:
-        warm(browser, proc.url)
+        warm(tabs, proc.url)
         yield proc.url
 
 
