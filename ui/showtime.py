@@ -213,10 +213,10 @@ def take_commands(url_path: str) -> None:
         reg = rooms.registry()
         try:
             commands = reg.take_commands(r[1])
+            if not commands:
+                return
             shown = reg.snapshot_for_secret(r[1])
         except room_protocol.RoomError:
-            return
-        if not commands:
             return
         route = presenter.steps()
         here = room_protocol.command_origin(shown.page if shown.started else None, shown.slide, shown.of, url_path,

@@ -67,10 +67,6 @@ def open_url(page, url: str) -> float:
     return wait_settled(page)
 
 
-# In-app navigation as the browser's Back and Forward do it: the address changes without a reload, and Streamlit's
-# frontend runs the page the address names, with its query, in the same session (its `popstate` handler). A visitor
-# moving through the app by its links is in one session too. Each further page then costs the browser a run, not
-# the frontend's whole start: 16 pages at 390 × 844 took Chromium 10 CPU-s instead of 23.
 # Watch for the next run: `window.__helmRan` turns true at any change of a run state (anywhere in the document),
 # so a wait after a click or a key knows the run it started has begun, not only that the page is idle (a widget
 # bound to the URL writes the address at once, before its run starts; on a busy machine that run can start later

@@ -1,9 +1,9 @@
 """Browser tests for the Rankings pages (podium, cost): clean render with every chart drawn (section by section),
-URL state round trips (written by the browser, read back in a fresh context), and the recipe shared between the two
-pages and between the podium's sections."""
+URL state round trips (written by the browser, read back in another tab: a new session), and the recipe shared
+between the two pages and between the podium's sections."""
 from __future__ import annotations
 
-from .helpers import NAV, RAN_JS, another_tab, assert_clean, open_section, open_url, wait_settled, watch_runs
+from .helpers import NAV, another_tab, assert_clean, open_section, open_url, wait_run, wait_settled, watch_runs
 
 
 def radio(page, label: str):
@@ -49,8 +49,7 @@ def choose(page, label: str, option: str) -> None:
 
 def wait_url(page, fragment: str) -> None:
     page.wait_for_function(f"() => location.search.includes({fragment!r})", timeout=60_000)
-    page.wait_for_function(RAN_JS, timeout=60_000)
-    wait_settled(page)
+    wait_run(page)
 
 
 def charts_drawn(page) -> int:
