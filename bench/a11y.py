@@ -13,24 +13,35 @@ from functools import lru_cache
 
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 COUNTED = ("serious", "critical")
+# The rules whose verdict depends on colours alone: the second theme of a drawing is checked with these (the app's
+# markup is the same in both themes; only colours change).
+THEME_RULES = ["color-contrast", "link-in-text-block"]
 
 # (rule id, exact CSS selector axe reports) -> the upstream issue that keeps it out of the count.
 UPSTREAM: dict[tuple[str, str], str] = {}
 
 
 @lru_cache(maxsize=1)
-def _axe():
+def _axe_script() -> str:
     from axe_playwright_python.sync_playwright import Axe
 
-    return Axe()
+    return Axe().axe_script
 
 
-def violations(page) -> list[dict]:
+def violations(page, rules: list[str] | None = None) -> list[dict]:
     """axe's serious and critical violations on `page`, each {"id", "impact", "help", "nodes": [{target, html}]},
-    with the UPSTREAM selectors taken out (a rule left with no element is dropped)."""
-    result = _axe().run(page, options={"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]})
+    with the UPSTREAM selectors taken out (a rule left with no element is dropped). `rules`: only these rule ids
+    (e.g. ["color-contrast"] for a second theme, where nothing but colour changed), else every rule of TAGS.
+
+    axe is sent to the document once and kept there: a move inside the app keeps the document, so a walk pays
+    the 0.5 MB script's parse once per page load, not once per check (axe-playwright-python's Axe.run sends it
+    every time)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(_axe_script())
+    run_only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": TAGS}
+    response = page.evaluate("o => axe.run(document, o)", {"runOnly": run_only, "resultTypes": ["violations"]})
     found = []
-    for v in result.response["violations"]:
+    for v in response["violations"]:
         if v.get("impact") not in COUNTED:
             continue
         nodes = [n for n in v["nodes"]
@@ -50,7 +61,7 @@ def describe(v: dict) -> str:
             f"{' '.join(str(t) for t in first['target'])[:160]} {first.get('html', '')[:140]}{detail}")
 
 
-def problems(page, where: str = "") -> list[str]:
-    """One line per serious or critical violation on the drawn `page` (empty: none)."""
+def problems(page, where: str = "", rules: list[str] | None = None) -> list[str]:
+    """One line per serious or critical violation on the drawn `page` (empty: none); `rules` as in violations."""
     prefix = f"{where}: " if where else ""
-    return [prefix + describe(v) for v in violations(page)]
+    return [prefix + describe(v) for v in violations(page, rules)]

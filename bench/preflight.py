@@ -10,8 +10,9 @@ For every step of the route (PageDown from `/?present=1`): the time until the sl
 any console error, and the stage checks (the slide's chart or table fully on a 1280 × 720 screen, chart text at
 least 16 px, no serious or critical axe-core WCAG A/AA violation). With `--theme both`, each step is checked in
 the theme it arrived in, then the browser's colour scheme is switched (the app follows the system theme) and
-axe-core runs again on the same drawing; the next step arrives in that theme, so the stage checks alternate
-between the two (axe-core does not read the charts' SVG text, whose colours are set for the theme a step arrived
+axe-core's colour rules run again on the same drawing (the markup is the same in both themes); the next step
+arrives in that theme, so the stage checks alternate between the two (axe-core does not read the charts' SVG text,
+whose colours are set for the theme a step arrived
 in; the stage checks do). Then the live tools: it starts a room, opens
 the follow link in a second browser and the speaker view in a third, moves one slide and checks both follow (and
 runs axe-core on both). Prints a line per step and a summary; exits 1 on any
@@ -80,7 +81,7 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
           max_steps: int | None, out, a11y: bool) -> list[str]:
     from tests.e2e.slide_probe import problems as stage_problems
 
-    axe = _axe_problems if a11y else (lambda page, where="": [])
+    axe = _axe_problems if a11y else (lambda page, where="", colours_only=False: [])
 
     problems: list[str] = []
     extra = f"&{query}" if query else ""
@@ -153,7 +154,7 @@ def _walk(browser, base: str, theme: str, query: str, live: bool, layout: bool, 
                         themes = (shown,)  # the link fixes a theme: the rest of the walk stays in it
                     else:
                         shown = other
-                        flags += [f"[{other}] {f}" for f in axe(page)]
+                        flags += [f"[{other}] {f}" for f in axe(page, colours_only=True)]
             seen_in = f"  [{arrived_in}]" if theme == "both" else ""
             out(f"{step:>4}  {elapsed:>5.2f}s  {path} · {where[:90]}{seen_in}"
                 + "".join(f"\n      ! {f}" for f in flags))
@@ -192,10 +193,11 @@ def _switch_theme(page, scheme: str, timeout_ms: int) -> str | None:
     return None
 
 
-def _axe_problems(page, where: str = "") -> list[str]:
-    from bench.a11y import problems  # lazily: axe-playwright-python is a development requirement
+def _axe_problems(page, where: str = "", colours_only: bool = False) -> list[str]:
+    """axe-core's problems on the drawn page; `colours_only`: the rules a theme switch can change (a11y.THEME_RULES)."""
+    from bench import a11y  # lazily: axe-playwright-python is a development requirement
 
-    return problems(page, where)
+    return a11y.problems(page, where, a11y.THEME_RULES if colours_only else None)
 
 
 def _live(browser, page, base: str, extra: str, timeout_s: float, out, axe) -> list[str]:

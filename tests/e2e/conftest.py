@@ -170,11 +170,23 @@ def close_tab(pg) -> None:
     ctx.clear_cookies()
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Marks a test whose call failed (`item.call_failed`), for `page`'s failure dump."""
+    report = yield
+    if report.when == "call" and report.failed:
+        item.call_failed = True
+    return report
+
+
 @pytest.fixture
-def page(tabs):
-    """A new tab of the shared context for the test (a new Streamlit session), at 1400 × 900."""
-    from .helpers import watch_console
+def page(tabs, request):
+    """A new tab of the shared context for the test (a new Streamlit session), at 1400 × 900. When the test
+    fails, the tab's screenshot and text go to test-artifacts/ (helpers.dump_pages) before it closes."""
+    from .helpers import dump_pages, watch_console
 
     pg = watch_console(tabs.new_page())
     yield pg
+    if getattr(request.node, "call_failed", False):
+        dump_pages(request.node.nodeid, [pg])
     close_tab(pg)

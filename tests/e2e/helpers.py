@@ -188,6 +188,26 @@ def another_tab(page):
         tab.close()
 
 
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def dump_pages(name: str, pages) -> None:
+    """After a failure: each still-open page's screenshot and text in test-artifacts/<name>/, and the end of its
+    text on stdout (pytest shows it in the failure's report), so a failure seen once under load can be read."""
+    out = ARTIFACTS / "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:120]
+    out.mkdir(parents=True, exist_ok=True)
+    for i, pg in enumerate(pages):
+        try:
+            if pg.is_closed():
+                continue
+            text = pg.evaluate("() => document.body ? document.body.innerText : ''")
+            (out / f"{i}.txt").write_text(f"{pg.url}\n\n{text}", encoding="utf-8")
+            pg.screenshot(path=str(out / f"{i}.png"), full_page=True, timeout=10_000)
+            print(f"--- page {i} ({pg.url}), the end of its text; all of it in {out / f'{i}.txt'}\n{text[-1500:]}")
+        except Exception as e:  # noqa: BLE001 - a page that went away while failing: dump the others
+            print(f"--- page {i}: not dumped ({e})")
+
+
 def assert_clean(page) -> None:
     exc = page.locator('[data-testid="stException"]')
     assert exc.count() == 0, exc.first.inner_text()[:2000]

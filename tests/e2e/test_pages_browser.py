@@ -66,6 +66,20 @@ def test_every_page_renders_and_stays_on_this_machine(server_proc, page):
     assert not changed, f"the app wrote into the project folder: {changed[:10]}"
 
 
+def test_the_axe_check_finds_violations_and_its_colour_rules_only_colours(page):
+    """The sweeps' accessibility check can fail: a low-contrast paragraph and an image without alternative text
+    are both found; the second theme's check (a11y.THEME_RULES) finds the contrast only; axe sent once to a
+    document is reused, and a new document gets it again."""
+    from bench import a11y
+
+    page.set_content("<html lang='en'><title>t</title><body><p style='color:#bbb;background:#fff'>faint</p>"
+                     "<img src='x.png'></body></html>")
+    assert {v["id"] for v in a11y.violations(page)} == {"color-contrast", "image-alt"}
+    assert [v["id"] for v in a11y.violations(page, a11y.THEME_RULES)] == ["color-contrast"]
+    page.set_content("<html lang='en'><title>t</title><body><p>clear</p></body></html>")
+    assert a11y.problems(page, "clean") == []
+
+
 def test_cohort_choice_goes_into_the_url_and_back(server, page):
     open_url(page, server)
     page.get_by_text("all", exact=True).first.click()  # the paper's cohort is the default; widen it

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import assert_clean, dump_pages, open_url, wait_settled
 from .test_showtime_browser import _context, _start_room
 
 HOSTILE = "<img src=x onerror=alert(1)> **bold** [link](https://evil.example)"
@@ -126,6 +126,9 @@ def test_predict_reveal_poll_and_questions(server, browser):
             assert pg.locator("img[src='x']").count() == 0 and pg.locator("a[href*='evil.example']").count() == 0
         for pg in (presenter, spk, *followers):
             assert_clean(pg)
+    except BaseException:
+        dump_pages("test_predict_reveal_poll_and_questions", [pg for c in contexts for pg in c.pages])
+        raise
     finally:
         for c in contexts:
             c.close()
