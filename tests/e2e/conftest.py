@@ -4,8 +4,9 @@ with Debian's Chromium (/usr/bin/chromium). Playwright's own browser downloads a
 How to write a browser test (so the suite stays within its 10 minutes):
 - Use the shared fixtures: `server` (the base URL of one `streamlit run Home.py` for the whole session, already
   warmed: its root has been opened once, so the router has run and a deep link such as /grid gets the real app),
-  `server_proc` (its process, for `.pid`), `browser` (one Chromium for the session) and `page` (a fresh context
-  and tab per test, 1400 × 900, collecting console errors for helpers.assert_clean). Need another viewport or a
+  `server_proc` (its process, for `.pid`), `browser` (one Chromium for the session) and `page` (a new tab of the
+  session's one context per test, 1400 × 900, collecting console errors for helpers.assert_clean; a failing
+  test's tab is dumped to test-artifacts/). Need another viewport or a
   second visitor? `browser.new_context(...)`, and close it.
 - Do not start a server per test. A test that needs a server configured differently (an environment variable such
   as HELM_OUTPUT, another script, a server whose memory is its own) uses `serving(...)` in a module-scoped fixture,
