@@ -43,9 +43,10 @@ def faint_marks(at) -> list[str]:
 
 
 RELEASES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capabilities": "HELM Capabilities v1.15.0"}
-# Pages with section tabs (test_sections.py checks this is exactly them): test_every_section_builds_alone there
-# opens each of their sections (the first included) on every bundled release with the same checks (title, release
-# named, no black marks), so here they run once, from the plain link; the other pages run on every release.
+# Pages with section tabs (test_sections.py checks this is exactly them): its statement sweep opens each of their
+# sections alone by its link on classic in both cohorts with the same checks (title, release named, no faint marks),
+# and every section on the later releases (release named), so here they run once, from the plain link; the other
+# pages run on every release.
 SECTIONED = {"", "coverage", "metrics", "grid", "calibration", "sensitivity", "podium", "cost", "studies", "releases",
              "runs", "references"}  # "": the home page (the exam, what HELM publishes)
 CASES = [(spec, release) for spec in PAGES

@@ -1,9 +1,9 @@
 """Pages whose sections are lazy tabs (ui.components.sections): every section of every such page runs cleanly,
 only the open section is built, and every section declares the same query keys, so no link parameter of a
-closed section is dropped while another one is open."""
+closed section is dropped while another one is open. These checks ride on the statement sweep below, which opens
+every section of every page anyway (each section of a sectioned page by its own link, alone)."""
 from __future__ import annotations
 
-import functools
 import re
 
 import pytest
@@ -24,42 +24,9 @@ BY_PATH = {p.url_path: p for p in PAGES}
 RELEASE_NAMES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capabilities": "HELM Capabilities v1.15.0"}
 
 
-@functools.lru_cache(maxsize=None)
-def _sections(spec) -> tuple[str, tuple[str, ...]]:
-    """The page's section key and labels, read once per process (the sweeps below open every section anyway)."""
-    at = open_page(spec.file)
-    key, _ = section_tabs(at)
-    return key, tuple(section_labels(at))
-
-
 def test_exactly_the_multi_chart_pages_have_sections():
     have = {p.url_path for p in PAGES if section_tabs(open_page(p.file))[0] is not None}
     assert have == SECTIONED | TABLE_TABS
-
-
-@pytest.mark.parametrize("path", sorted(SECTIONED))
-@pytest.mark.parametrize("cohort,release", [("all", "classic"), ("paper", "classic")])
-def test_every_section_builds_alone(path, cohort, release):
-    """Every section of every sectioned page, alone, in both cohorts, with the release named on the page (the later
-    releases: every section of every page in test_statements_hold_on_a_later_release)."""
-    spec = BY_PATH[path]
-    key, labels = _sections(spec)
-    assert key == f"{path or 'home'}_section"
-    assert len(labels) >= 2 and len(set(labels)) == len(labels)
-    declared = None
-    for label in labels:
-        at = open_page(spec.file, query={key: label, "cohort": cohort, "release": release})
-        _, tabs = section_tabs(at)
-        assert [len(t.children) > 0 for t in tabs] == [t.label == label for t in tabs], label
-        body = texts(at)
-        assert nav.title(spec, release != "classic") in body
-        assert f"Data: {RELEASE_NAMES[release]}" in body
-        assert not faint_marks(at), (label, faint_marks(at))
-        assert not false_products(body), (label, false_products(body))
-        keys = set(at.session_state["_qp_allowed"])
-        if declared is None:
-            declared = keys
-        assert keys == declared, f"{path} · {label}: {sorted(keys ^ declared)}"
 
 
 # ----------------------------------------------------------------------------- the statement sweep
@@ -67,7 +34,7 @@ def test_every_section_builds_alone(path, cohort, release):
 # collected and checked against what helm_core computes for the cohort shown, plus rules every sentence follows.
 
 def _extra_views(path: str) -> list[dict[str, str]]:
-    from helm_core import content, critique
+    from helm_core import critique
 
     if path == "limits":
         return [{"step": str(i)} for i in range(1, len(critique.load_steps()) + 1)]
@@ -76,23 +43,58 @@ def _extra_views(path: str) -> list[dict[str, str]]:
     return [{}]
 
 
-def _screen_texts(spec, cohort: str, release: str = "classic") -> list[str]:
-    """The text of every section / step / thread of a page, one string each (HTML entities resolved)."""
+def _screens(spec, cohort: str, release: str = "classic", alone: bool = False):
+    """(AppTest, section key, section label, text) of every section / step / thread of a page, the text with HTML
+    entities resolved. A section is opened the way a click does, or (`alone`) by its own link in a new session,
+    as a visitor following a link to it does."""
     from .helpers import open_section, open_story_page
 
-    out = []
     for extra in _extra_views(spec.url_path):
-        at = open_story_page(spec.file, {"cohort": cohort, "release": release, **extra})
+        query = {"cohort": cohort, "release": release, **extra}
+        at = open_story_page(spec.file, query)
         key, tabs = section_tabs(at)
         labels = [t.label for t in tabs] if key else [None]
         for label in labels:
             if label is not None and label != labels[0]:
-                open_section(at, label)
+                if alone:
+                    at = open_story_page(spec.file, {**query, key: label})
+                else:
+                    open_section(at, label)
             parts = [texts(at)] + [m.label + ": " + str(m.value) + " " + (m.proto.help or "") for m in at.metric]
             parts += [e.label for e in at.expander]
             parts += [str(c.value) for c in at.sidebar.caption]
-            out.append(shown("\n".join(parts)))
-    return out
+            yield at, key, label, shown("\n".join(parts))
+
+
+def _screen_texts(spec, cohort: str, release: str = "classic") -> list[str]:
+    return [text for *_, text in _screens(spec, cohort, release)]
+
+
+def _check_sections_alone(spec, cohort: str) -> list[str]:
+    """The screens of the page in the cohort (classic), each section of a sectioned page opened alone by its link,
+    checked as a section: only it is built, the page's title and release are named, no faint mark, no false
+    product, and every section declares the same query keys."""
+    screens, declared = [], None
+    sectioned = spec.url_path in SECTIONED
+    for at, key, label, text in _screens(spec, cohort, alone=sectioned):
+        screens.append(text)
+        if not sectioned:
+            continue
+        assert key == f"{spec.url_path or 'home'}_section"
+        labels = section_labels(at)
+        assert len(labels) >= 2 and len(set(labels)) == len(labels)
+        _, tabs = section_tabs(at)
+        assert [len(t.children) > 0 for t in tabs] == [t.label == label for t in tabs], label
+        body = texts(at)
+        assert nav.title(spec, False) in body
+        assert f"Data: {RELEASE_NAMES['classic']}" in body
+        assert not faint_marks(at), (label, faint_marks(at))
+        assert not false_products(body), (label, false_products(body))
+        keys = set(at.session_state["_qp_allowed"])
+        if declared is None:
+            declared = keys
+        assert keys == declared, f"{spec.url_path} · {label}: {sorted(keys ^ declared)}"
+    return screens
 
 
 SENTENCE_RULES = [
@@ -110,8 +112,9 @@ SENTENCE_RULES = [
 @pytest.mark.parametrize("cohort", ["paper", "all"])
 @pytest.mark.parametrize("spec", PAGES, ids=[p.url_path or "home" for p in PAGES])
 def test_statements_hold_for_the_cohort_shown(spec, cohort, release):
-    import re
-
+    """Every screen of the page in the cohort (classic) says what helm_core computes for it and breaks no sentence
+    rule; every section of a sectioned page, opened alone by its link, passes the section checks
+    (_check_sections_alone)."""
     from helm_core import summary
     from helm_core.claims import load_claims
     from helm_core.data import cohort_models
@@ -120,7 +123,7 @@ def test_statements_hold_for_the_cohort_shown(spec, cohort, release):
     counts = summary.headline_counts(release, models)
     accuracy = f"{counts['accuracy_measured'] / counts['accuracy_cells']:.1%}"
     blanks = summary.blank_sentence(release, models)
-    screens = _screen_texts(spec, cohort)
+    screens = _check_sections_alone(spec, cohort)
     everything = "\n".join(screens)
     assert f"{len(models)} models selected" in everything  # the sidebar names the cohort's size
     for pattern, why in SENTENCE_RULES:
@@ -157,8 +160,6 @@ def test_statements_hold_on_a_later_release(spec, name):
     screen names the release it shows, the sidebar counts the release's own models (recomputed from data/), no
     sentence breaks the rules above, and no classic-only sentence shows: the 2022 paper's numbers (16 × 7, 98 of
     112, 30 models) are said as the paper's or not at all."""
-    import re
-
     from helm_core.data import load_bundled
 
     rel = load_bundled(name)

@@ -1,6 +1,7 @@
 """Waiting for a Streamlit page to settle, and checking it is clean."""
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import time
@@ -168,8 +169,19 @@ def each_section(page):
         yield label
 
 
+def record_console(pg):
+    """Keep the last 50 of `pg`'s console messages (any type) and uncaught exceptions in `pg.console_log`, for
+    dump_pages: a page that went blank says why there."""
+    pg.console_log = collections.deque(maxlen=50)  # type: ignore[attr-defined]
+    pg.on("console", lambda m: pg.console_log.append(f"console.{m.type}: {m.text}"))  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda e: pg.console_log.append(f"uncaught: {e}"))  # type: ignore[attr-defined]
+    return pg
+
+
 def watch_console(pg):
-    """Collect `pg`'s console errors and uncaught exceptions for helpers.assert_clean."""
+    """Collect `pg`'s console errors and uncaught exceptions for helpers.assert_clean (and its console for
+    dump_pages: record_console)."""
+    record_console(pg)
     pg.console_errors = []  # type: ignore[attr-defined]
     pg.on("console", lambda m: m.type == "error" and pg.console_errors.append(m.text))  # type: ignore[attr-defined]
     pg.on("pageerror", lambda e: pg.console_errors.append(str(e)))  # type: ignore[attr-defined]
@@ -201,9 +213,11 @@ def dump_pages(name: str, pages) -> None:
             if pg.is_closed():
                 continue
             text = pg.evaluate("() => document.body ? document.body.innerText : ''")
-            (out / f"{i}.txt").write_text(f"{pg.url}\n\n{text}", encoding="utf-8")
+            console = "\n".join(getattr(pg, "console_log", None) or ["(not recorded)"])
+            (out / f"{i}.txt").write_text(f"{pg.url}\n\n{text}\n\n--- console, last 50\n{console}", encoding="utf-8")
             pg.screenshot(path=str(out / f"{i}.png"), full_page=True, timeout=10_000)
-            print(f"--- page {i} ({pg.url}), the end of its text; all of it in {out / f'{i}.txt'}\n{text[-1500:]}")
+            print(f"--- page {i} ({pg.url}), the end of its text; all of it in {out / f'{i}.txt'}\n{text[-1500:]}\n"
+                  f"--- its console, last lines\n{console[-1500:]}")
         except Exception as e:  # noqa: BLE001 - a page that went away while failing: dump the others
             print(f"--- page {i}: not dumped ({e})")
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import assert_clean, open_url, wait_settled
+from .helpers import assert_clean, open_url, record_console, wait_settled
 
 STEPS = 12  # × 4 watchers (3 after the detach): ~40 latencies, enough for a p95; the walk is the test's cost
 FOLLOW = re.compile(r"slide (\d+) of (\d+)")
@@ -74,7 +74,7 @@ def _start_room(page) -> tuple[str, str]:
 
 def _context(browser, width=1280, height=720):
     ctx = browser.new_context(viewport={"width": width, "height": height})
-    page = ctx.new_page()
+    page = record_console(ctx.new_page())
     page.console_errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))  # type: ignore[attr-defined]
     return ctx, page
