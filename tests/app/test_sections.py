@@ -20,7 +20,6 @@ PAGES = nav.available_pages()
 # HELM's Leaderboard: one lazy tab per table of the chosen groups file (its own keys lb_table_<i>, tested in
 # test_leaderboard.py), not one of the app's fixed section sets.
 TABLE_TABS = {"leaderboard"}
-BY_PATH = {p.url_path: p for p in PAGES}
 RELEASE_NAMES = {"classic": "HELM classic v0.4.0", "lite": "HELM Lite v1.13.0", "capabilities": "HELM Capabilities v1.15.0"}
 
 
@@ -67,6 +66,7 @@ def _screens(spec, cohort: str, release: str = "classic", alone: bool = False):
 
 
 def _screen_texts(spec, cohort: str, release: str = "classic") -> list[str]:
+    """The text of every section / step / thread of a page, one string each (sections opened as a click does)."""
     return [text for *_, text in _screens(spec, cohort, release)]
 
 
