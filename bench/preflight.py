@@ -13,9 +13,9 @@ the theme it arrived in, then the browser's colour scheme is switched (the app f
 axe-core's colour rules run again on the same drawing (the markup is the same in both themes); the next step
 arrives in that theme, so the stage checks alternate between the two (axe-core does not read the charts' SVG text,
 whose colours are set for the theme a step arrived in; the stage checks do). Then the live tools: it starts a
-room, opens the follow link in a second browser and the speaker view in a third, moves one slide and checks both follow (and
-runs axe-core on both). Prints a line per step and a summary; exits 1 on any
-problem, naming the step and page. Needs Debian's /usr/bin/chromium (or HELM_CHROMIUM), Playwright and
+room, opens the follow link in a second browser and the speaker view in a third, moves one slide and checks both
+follow (and runs axe-core on both). Prints a line per step and a summary; exits 1 on any problem, naming the step
+and page. Needs Debian's /usr/bin/chromium (or HELM_CHROMIUM), Playwright and
 axe-playwright-python (requirements-dev.txt; `--no-a11y` skips the axe checks).
 """
 from __future__ import annotations
